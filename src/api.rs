@@ -1,0 +1,37 @@
+//! Name-based calls for the JavaScript packages: every exported function that is not the
+//! hot stdout path crosses the boundary here, as `name` + a JSON array of arguments, and
+//! comes back as JSON. Values JSON cannot hold travel tagged: `{"$js":"undefined"}`,
+//! `{"$js":"NaN"}`, `{"$js":"Infinity"}`, `{"$js":"-Infinity"}`, `{"$js":"function"}`
+//! (the JS glue encodes and decodes them). A thrown error comes back as
+//! `{"throws": message}`, a value as `{"ok": value}`.
+
+use serde_json::{json, Value};
+
+/// One module's dispatcher: `Some(result)` when it knows `name`, `None` otherwise.
+pub type Dispatch = fn(name: &str, args: &[Value]) -> Option<Result<Value, String>>;
+
+/// Every module that exports functions to JS, asked in turn.
+const MODULES: &[Dispatch] = &[];
+
+/// Calls `name` with `args_json` (a JSON array) and returns the JSON answer.
+pub fn call(name: &str, args_json: &str) -> String {
+    let answer = match serde_json::from_str::<Value>(args_json) {
+        Ok(Value::Array(args)) => dispatch(name, &args),
+        Ok(_) => Err("arguments must be a JSON array".to_owned()),
+        Err(e) => Err(format!("arguments are not JSON: {e}")),
+    };
+    let v = match answer {
+        Ok(v) => json!({ "ok": v }),
+        Err(msg) => json!({ "throws": msg }),
+    };
+    serde_json::to_string(&v).unwrap_or_else(|_| r#"{"throws":"unserialisable result"}"#.into())
+}
+
+fn dispatch(name: &str, args: &[Value]) -> Result<Value, String> {
+    for module in MODULES {
+        if let Some(r) = module(name, args) {
+            return r;
+        }
+    }
+    Err(format!("agentlines: unknown function {name}"))
+}

@@ -1,0 +1,276 @@
+//! The transcript entry: the host's `TranscriptEntry` type (`@paperclipai/adapter-utils`
+//! 2026.916.1), as plain Rust data. Field names and casing are the host's; every entry has
+//! `kind` and `ts`. Optional fields are left out of the JSON when absent (the host treats a
+//! missing optional field and `undefined` alike).
+//!
+//! A few fields are ours and documented in `docs/entries.md` (the host ignores unknown
+//! fields): `durationMs` on tool results, `parentToolUseId` on subagent traffic.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One transcript entry. Serialises as `{"kind": "<snake_case>", "ts": …, …}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
+pub enum Entry {
+    Assistant {
+        ts: String,
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<bool>,
+        /// `progress` | `final` | `unknown`
+        #[serde(skip_serializing_if = "Option::is_none")]
+        channel: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        item_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_use_id: Option<String>,
+    },
+    Thinking {
+        ts: String,
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<bool>,
+        /// `started` | `completed`
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lifecycle: Option<&'static str>,
+        /// `summary` | `detail` | `unknown`
+        #[serde(skip_serializing_if = "Option::is_none")]
+        channel: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        item_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_use_id: Option<String>,
+    },
+    User {
+        ts: String,
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_use_id: Option<String>,
+    },
+    ToolCall {
+        ts: String,
+        name: String,
+        input: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_use_id: Option<String>,
+    },
+    ToolResult {
+        ts: String,
+        tool_use_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_name: Option<String>,
+        content: String,
+        is_error: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<bool>,
+        /// Ours: milliseconds between the call's `ts` and this result's `ts`, when both parse.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_tool_use_id: Option<String>,
+    },
+    Init {
+        ts: String,
+        model: String,
+        session_id: String,
+    },
+    Result {
+        ts: String,
+        text: String,
+        #[serde(serialize_with = "js_number")]
+        input_tokens: f64,
+        #[serde(serialize_with = "js_number")]
+        output_tokens: f64,
+        #[serde(serialize_with = "js_number")]
+        cached_tokens: f64,
+        #[serde(serialize_with = "js_number")]
+        cost_usd: f64,
+        subtype: String,
+        is_error: bool,
+        errors: Vec<String>,
+    },
+    Stderr {
+        ts: String,
+        text: String,
+    },
+    System {
+        ts: String,
+        text: String,
+    },
+    Stdout {
+        ts: String,
+        text: String,
+    },
+    Diff {
+        ts: String,
+        /// `add` | `remove` | `context` | `hunk` | `file_header` | `truncation`
+        change_type: &'static str,
+        text: String,
+    },
+}
+
+impl Entry {
+    /// The `kind` string as the host spells it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Assistant { .. } => "assistant",
+            Entry::Thinking { .. } => "thinking",
+            Entry::User { .. } => "user",
+            Entry::ToolCall { .. } => "tool_call",
+            Entry::ToolResult { .. } => "tool_result",
+            Entry::Init { .. } => "init",
+            Entry::Result { .. } => "result",
+            Entry::Stderr { .. } => "stderr",
+            Entry::System { .. } => "system",
+            Entry::Stdout { .. } => "stdout",
+            Entry::Diff { .. } => "diff",
+        }
+    }
+
+    pub fn ts(&self) -> &str {
+        match self {
+            Entry::Assistant { ts, .. }
+            | Entry::Thinking { ts, .. }
+            | Entry::User { ts, .. }
+            | Entry::ToolCall { ts, .. }
+            | Entry::ToolResult { ts, .. }
+            | Entry::Init { ts, .. }
+            | Entry::Result { ts, .. }
+            | Entry::Stderr { ts, .. }
+            | Entry::System { ts, .. }
+            | Entry::Stdout { ts, .. }
+            | Entry::Diff { ts, .. } => ts,
+        }
+    }
+
+    // Constructors for the common shapes, so format modules stay short.
+
+    pub fn stdout(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::Stdout { ts: ts.to_owned(), text: text.into() }
+    }
+    pub fn stderr(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::Stderr { ts: ts.to_owned(), text: text.into() }
+    }
+    pub fn system(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::System { ts: ts.to_owned(), text: text.into() }
+    }
+    pub fn user(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::User { ts: ts.to_owned(), text: text.into(), parent_tool_use_id: None }
+    }
+    pub fn assistant(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::Assistant {
+            ts: ts.to_owned(),
+            text: text.into(),
+            delta: None,
+            channel: None,
+            item_id: None,
+            parent_tool_use_id: None,
+        }
+    }
+    pub fn assistant_delta(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::Assistant {
+            ts: ts.to_owned(),
+            text: text.into(),
+            delta: Some(true),
+            channel: None,
+            item_id: None,
+            parent_tool_use_id: None,
+        }
+    }
+    pub fn thinking(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::Thinking {
+            ts: ts.to_owned(),
+            text: text.into(),
+            delta: None,
+            lifecycle: None,
+            channel: None,
+            item_id: None,
+            parent_tool_use_id: None,
+        }
+    }
+    pub fn thinking_delta(ts: &str, text: impl Into<String>) -> Entry {
+        Entry::Thinking {
+            ts: ts.to_owned(),
+            text: text.into(),
+            delta: Some(true),
+            lifecycle: None,
+            channel: None,
+            item_id: None,
+            parent_tool_use_id: None,
+        }
+    }
+    pub fn tool_call(ts: &str, name: impl Into<String>, input: Value, id: Option<String>) -> Entry {
+        Entry::ToolCall {
+            ts: ts.to_owned(),
+            name: name.into(),
+            input,
+            tool_use_id: id,
+            parent_tool_use_id: None,
+        }
+    }
+    pub fn tool_result(
+        ts: &str,
+        id: impl Into<String>,
+        tool_name: Option<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Entry {
+        Entry::ToolResult {
+            ts: ts.to_owned(),
+            tool_use_id: id.into(),
+            tool_name,
+            content: content.into(),
+            is_error,
+            delta: None,
+            duration_ms: None,
+            parent_tool_use_id: None,
+        }
+    }
+    pub fn init(ts: &str, model: impl Into<String>, session_id: impl Into<String>) -> Entry {
+        Entry::Init { ts: ts.to_owned(), model: model.into(), session_id: session_id.into() }
+    }
+    pub fn diff(ts: &str, change_type: &'static str, text: impl Into<String>) -> Entry {
+        Entry::Diff { ts: ts.to_owned(), change_type, text: text.into() }
+    }
+
+    /// Marks subagent traffic (Claude `parent_tool_use_id` and the like) on the kinds
+    /// that carry it; other kinds are left as they are.
+    pub fn with_parent(mut self, parent: Option<&str>) -> Entry {
+        if let Some(p) = parent {
+            match &mut self {
+                Entry::Assistant { parent_tool_use_id, .. }
+                | Entry::Thinking { parent_tool_use_id, .. }
+                | Entry::User { parent_tool_use_id, .. }
+                | Entry::ToolCall { parent_tool_use_id, .. }
+                | Entry::ToolResult { parent_tool_use_id, .. } => {
+                    *parent_tool_use_id = Some(p.to_owned())
+                }
+                _ => {}
+            }
+        }
+        self
+    }
+}
+
+/// Serialises entries as one JSON array (the shape every binding returns).
+pub fn entries_to_json(entries: &[Entry]) -> String {
+    // Serialising our own types into a String cannot fail (no maps with non-string keys,
+    // no custom Serialize impls that error); fall back to an empty array all the same.
+    serde_json::to_string(entries).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// Writes a number the way `JSON.stringify` does for the values we emit: integral values
+/// without a fraction (`3`, not `3.0`), non-finite values as `0` (JSON has no NaN; the host
+/// type wants a number).
+fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if !v.is_finite() {
+        s.serialize_i64(0)
+    } else if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        s.serialize_i64(*v as i64)
+    } else {
+        s.serialize_f64(*v)
+    }
+}

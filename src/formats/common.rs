@@ -1,0 +1,184 @@
+//! Helpers every runtime module shares: reading fields leniently out of a JSON value,
+//! flattening content blocks to text, and the readable fallbacks for events nobody knows.
+//! Nothing here panics on any input.
+
+use crate::entry::Entry;
+use serde_json::Value;
+
+/// How sure a runtime module is that a parsed line is its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Confidence {
+    No,
+    /// The shape fits, but another runtime prints the same shape (e.g. Claude-like
+    /// `assistant` lines from Amp or Qwen): parse it, but do not lock the stream on it.
+    Maybe,
+    /// Only this runtime prints this.
+    Sure,
+}
+
+/// `v[key]` as a string, if it is one.
+pub fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// `v[key]` as a non-empty string.
+pub fn nonempty_str<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    str_of(v, key).filter(|s| !s.is_empty())
+}
+
+/// `v[key]` as a finite number, else 0 (the host's `asNumber`).
+pub fn num_of(v: &Value, key: &str) -> f64 {
+    v.get(key).and_then(Value::as_f64).filter(|n| n.is_finite()).unwrap_or(0.0)
+}
+
+/// `v[key]` as a bool, `false` when absent or of another type.
+pub fn bool_of(v: &Value, key: &str) -> bool {
+    v.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// The `type` field, or "".
+pub fn type_of(v: &Value) -> &str {
+    str_of(v, "type").unwrap_or("")
+}
+
+/// Follows a path of object keys.
+pub fn path<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a Value> {
+    let mut cur = v;
+    for k in keys {
+        cur = cur.get(*k)?;
+    }
+    Some(cur)
+}
+
+/// Readable text of a content value: a string as is; an array of blocks joined by
+/// newlines (each block's `text`, or a short marker for images and other non-text
+/// blocks, so nothing silently vanishes); an object's `text`/`content`; anything else as
+/// compact JSON.
+pub fn content_text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let mut parts: Vec<String> = Vec::with_capacity(items.len());
+            for item in items {
+                let part = match item {
+                    Value::String(s) => s.clone(),
+                    Value::Object(_) => block_text(item),
+                    other => compact_json(other),
+                };
+                if !part.is_empty() {
+                    parts.push(part);
+                }
+            }
+            parts.join("\n")
+        }
+        Value::Object(_) => block_text(v),
+        other => compact_json(other),
+    }
+}
+
+fn block_text(block: &Value) -> String {
+    if let Some(t) = str_of(block, "text") {
+        return t.to_owned();
+    }
+    match type_of(block) {
+        "image" => {
+            let media = path(block, &["source", "media_type"]).and_then(Value::as_str);
+            match media {
+                Some(m) => format!("[image {m}]"),
+                None => "[image]".to_owned(),
+            }
+        }
+        "document" => "[document]".to_owned(),
+        "tool_reference" => match str_of(block, "tool_name") {
+            Some(n) => format!("[tool reference: {n}]"),
+            None => "[tool reference]".to_owned(),
+        },
+        _ => match block.get("content") {
+            Some(c) if !c.is_object() => content_text(c),
+            _ => compact_json(block),
+        },
+    }
+}
+
+/// Compact JSON text of a value (used for tool inputs shown as text, never for whole lines).
+pub fn compact_json(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// Shortens text for one-line system notices, on a char boundary.
+pub fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_owned(),
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+/// The fallback for a JSON event no module understands: a system entry that names the
+/// runtime and the event type, plus the first few short string fields so the line still
+/// says something. Never the raw JSON.
+pub fn unknown_event(ts: &str, runtime: &str, v: &Value) -> Entry {
+    let ty = event_name(v);
+    let mut text = if runtime.is_empty() {
+        format!("event: {ty}")
+    } else {
+        format!("{runtime} event: {ty}")
+    };
+    let details = short_fields(v, 3);
+    if !details.is_empty() {
+        text.push_str(" (");
+        text.push_str(&details);
+        text.push(')');
+    }
+    Entry::system(ts, text)
+}
+
+/// The event's name: `type` (+ `subtype`), or the object's first keys when it has no type.
+pub fn event_name(v: &Value) -> String {
+    match (str_of(v, "type"), str_of(v, "subtype")) {
+        (Some(t), Some(s)) if !s.is_empty() => format!("{t}/{s}"),
+        (Some(t), _) if !t.is_empty() => t.to_owned(),
+        _ => match v.as_object() {
+            Some(map) if !map.is_empty() => {
+                let keys: Vec<&str> = map.keys().take(4).map(String::as_str).collect();
+                format!("object with {}", keys.join(", "))
+            }
+            Some(_) => "empty object".to_owned(),
+            None => "value".to_owned(),
+        },
+    }
+}
+
+/// `key: value` for the first `n` short string/number/bool fields other than type/subtype.
+pub fn short_fields(v: &Value, n: usize) -> String {
+    let Some(map) = v.as_object() else { return String::new() };
+    let mut parts = Vec::new();
+    for (k, val) in map {
+        if parts.len() >= n {
+            break;
+        }
+        if k == "type" || k == "subtype" {
+            continue;
+        }
+        let shown = match val {
+            Value::String(s) if !s.is_empty() && s.chars().count() <= 80 => s.clone(),
+            Value::Number(num) => num.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => continue,
+        };
+        parts.push(format!("{k}: {shown}"));
+    }
+    parts.join(", ")
+}
+
+/// Parses a line as a JSON object. `None` for anything else (plain text, arrays, broken JSON).
+pub fn parse_object(line: &str) -> Option<Value> {
+    let t = line.trim();
+    if !t.starts_with('{') {
+        return None;
+    }
+    match serde_json::from_str::<Value>(t) {
+        Ok(v @ Value::Object(_)) => Some(v),
+        _ => None,
+    }
+}

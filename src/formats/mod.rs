@@ -1,0 +1,161 @@
+//! One module per agent runtime. Each module is small and self-describing: a doc comment
+//! naming the CLI, its flags and the evidence the format was read from, then
+//!
+//! - `detect(&Value) -> Confidence`: is this parsed JSON line one of mine?
+//! - `parse(&Value, line, ts, Option<&mut State>, &mut Vec<Entry>)`: the entries for it.
+//!   `None` state means the stateless path (`parseStdoutLine`): the output must then be
+//!   complete and depend on this line alone.
+//! - `State`: what the stateful parser keeps between lines (delta bookkeeping and the
+//!   like), bounded in size.
+//!
+//! This file only lists the runtimes and dispatches; shared mechanisms live in `common`
+//! (fields, fallbacks) and `crate::parser` (line splitting, tool pairing, format locking).
+
+pub mod common;
+
+pub mod amp;
+pub mod claude;
+pub mod codex;
+pub mod cursor;
+pub mod gemini;
+pub mod openclaw;
+pub mod opencode;
+pub mod pi;
+pub mod plain;
+
+use crate::entry::Entry;
+pub use common::Confidence;
+use serde_json::Value;
+
+/// A runtime whose stdout we read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    Claude,
+    Codex,
+    Gemini,
+    OpenCode,
+    Cursor,
+    Pi,
+    OpenClaw,
+    Amp,
+    /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
+    Plain,
+}
+
+impl Format {
+    /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
+    /// Cursor and Amp come before Claude because their lines are Claude-like with extra
+    /// marks that only they print.
+    pub const JSON: [Format; 8] = [
+        Format::Cursor,
+        Format::Amp,
+        Format::Claude,
+        Format::Codex,
+        Format::Gemini,
+        Format::OpenCode,
+        Format::Pi,
+        Format::OpenClaw,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Claude => "claude",
+            Format::Codex => "codex",
+            Format::Gemini => "gemini",
+            Format::OpenCode => "opencode",
+            Format::Cursor => "cursor",
+            Format::Pi => "pi",
+            Format::OpenClaw => "openclaw",
+            Format::Amp => "amp",
+            Format::Plain => "plain",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        let n = name.trim().to_ascii_lowercase();
+        Some(match n.as_str() {
+            "claude" | "claude-code" | "claude_local" | "claude-local" | "qwen" | "qwen-code" => {
+                Format::Claude
+            }
+            "codex" | "codex-local" | "codex_local" => Format::Codex,
+            "gemini" | "gemini-cli" | "gemini_local" | "gemini-local" => Format::Gemini,
+            "opencode" | "opencode-local" | "opencode_local" => Format::OpenCode,
+            "cursor" | "cursor-agent" | "cursor_local" | "cursor-local" => Format::Cursor,
+            "pi" | "pi-local" | "pi_local" => Format::Pi,
+            "openclaw" | "openclaw-gateway" | "openclaw_gateway" => Format::OpenClaw,
+            "amp" => Format::Amp,
+            "plain" | "text" => Format::Plain,
+            _ => return None,
+        })
+    }
+
+    /// The runtime label used in fallback notices ("codex event: …").
+    pub fn label(self) -> &'static str {
+        self.name()
+    }
+
+    pub fn detect(self, v: &Value) -> Confidence {
+        match self {
+            Format::Claude => claude::detect(v),
+            Format::Codex => codex::detect(v),
+            Format::Gemini => gemini::detect(v),
+            Format::OpenCode => opencode::detect(v),
+            Format::Cursor => cursor::detect(v),
+            Format::Pi => pi::detect(v),
+            Format::OpenClaw => openclaw::detect(v),
+            Format::Amp => amp::detect(v),
+            Format::Plain => Confidence::No,
+        }
+    }
+}
+
+/// Per-runtime state of one stateful parser. Only the locked runtime's part is used.
+#[derive(Debug, Default)]
+pub struct States {
+    pub claude: claude::State,
+    pub codex: codex::State,
+    pub gemini: gemini::State,
+    pub opencode: opencode::State,
+    pub cursor: cursor::State,
+    pub pi: pi::State,
+    pub openclaw: openclaw::State,
+    pub amp: amp::State,
+}
+
+/// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
+pub fn parse_json(
+    format: Format,
+    v: &Value,
+    line: &str,
+    ts: &str,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) {
+    match format {
+        Format::Claude => claude::parse(v, line, ts, states.map(|s| &mut s.claude), out),
+        Format::Codex => codex::parse(v, line, ts, states.map(|s| &mut s.codex), out),
+        Format::Gemini => gemini::parse(v, line, ts, states.map(|s| &mut s.gemini), out),
+        Format::OpenCode => opencode::parse(v, line, ts, states.map(|s| &mut s.opencode), out),
+        Format::Cursor => cursor::parse(v, line, ts, states.map(|s| &mut s.cursor), out),
+        Format::Pi => pi::parse(v, line, ts, states.map(|s| &mut s.pi), out),
+        Format::OpenClaw => openclaw::parse(v, line, ts, states.map(|s| &mut s.openclaw), out),
+        Format::Amp => amp::parse(v, line, ts, states.map(|s| &mut s.amp), out),
+        // Plain text never reaches here with JSON; show it as an unknown event.
+        Format::Plain => out.push(common::unknown_event(ts, "", v)),
+    }
+}
+
+/// The most confident JSON runtime for one parsed line, if any claims it.
+pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
+    let mut best: Option<(Format, Confidence)> = None;
+    for f in Format::JSON {
+        let c = f.detect(v);
+        if c == Confidence::Sure {
+            return Some((f, c));
+        }
+        if c == Confidence::Maybe && best.is_none() {
+            best = Some((f, c));
+        }
+    }
+    best
+}

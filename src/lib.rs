@@ -1,0 +1,19 @@
+//! agentlines: turns what coding agents print into a clean transcript.
+//!
+//! A pure core (`&str` in, owned [`Entry`] values out) with one module per runtime under
+//! [`formats`], the host's two parser shapes in [`parser`], and readers for message
+//! frames, turn signals and session files beside them. The WebAssembly binding lives in
+//! `wasm.rs` alone; the native CLI in `src/bin/agentlines.rs`. Nothing here reads a
+//! clock, the environment or the network: output depends on input only.
+
+pub mod api;
+pub mod entry;
+pub mod formats;
+pub mod parser;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use entry::{entries_to_json, Entry};
+pub use formats::Format;
+pub use parser::{parse_line, parse_line_as, StdoutParser};

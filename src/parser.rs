@@ -1,0 +1,373 @@
+//! The two parsers of the host's contract, over every runtime.
+//!
+//! - [`parse_line`] is stateless (`parseStdoutLine`): it detects the runtime of each line
+//!   on its own and its output depends on `(line, ts)` alone.
+//! - [`StdoutParser`] is stateful (`createStdoutParser`): it detects the runtime from the
+//!   stream and locks onto it once a line is unmistakable, keeps per-runtime delta
+//!   bookkeeping, and pairs tool results with their calls to add `toolName` and
+//!   `durationMs`. It also splits raw chunks into lines (`parse_chunk`/`flush`).
+//!
+//! Neither ever fails: a line nobody understands becomes a `stdout` entry (plain text) or a
+//! `system` entry naming the event (JSON), never raw JSON and never an error. A blank line
+//! gives no entry (there is nothing to show).
+
+use crate::entry::Entry;
+use crate::formats::{self, common, Confidence, Format, States};
+use std::collections::{HashMap, VecDeque};
+
+/// Lines longer than this are not parsed: they become a truncated `stdout` entry with a
+/// notice, so one runaway line cannot hold megabytes of wasm memory forever.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// How much of an over-long line is kept in its truncated entry.
+pub const OVERLONG_KEEP_BYTES: usize = 64 * 1024;
+/// Tool calls remembered for pairing (oldest evicted first).
+pub const MAX_PENDING_CALLS: usize = 4096;
+/// Largest partial line `parse_chunk` keeps waiting for its newline; past it the partial
+/// line is handed on as a line of its own (and then cut by `MAX_LINE_BYTES`).
+pub const MAX_PARTIAL_BYTES: usize = MAX_LINE_BYTES + 1;
+
+/// Stateless: the entries for one line, runtime detected from this line alone.
+pub fn parse_line(line: &str, ts: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    parse_line_into(line, ts, None, None, &mut out);
+    out
+}
+
+/// Stateless with a fixed runtime (skips detection).
+pub fn parse_line_as(format: Format, line: &str, ts: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    parse_line_into(line, ts, Some(format), None, &mut out);
+    out
+}
+
+/// The one place a line becomes entries. `format` forces the runtime for JSON lines;
+/// `states` is the stateful parser's per-runtime state. Returns the runtime that read the
+/// line and how sure detection was (for the stateful parser's lock).
+fn parse_line_into(
+    line: &str,
+    ts: &str,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.trim().is_empty() {
+        return None;
+    }
+    if line.len() > MAX_LINE_BYTES {
+        let mut cut = OVERLONG_KEEP_BYTES;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.push(Entry::system(
+            ts,
+            format!(
+                "line of {} bytes is over the {} MB limit; showing its first {} KB",
+                line.len(),
+                MAX_LINE_BYTES / (1024 * 1024),
+                OVERLONG_KEEP_BYTES / 1024
+            ),
+        ));
+        out.push(Entry::stdout(ts, &line[..cut]));
+        return None;
+    }
+    let Some(value) = common::parse_object(line) else {
+        formats::plain::parse(line, ts, out);
+        return Some((Format::Plain, Confidence::Maybe));
+    };
+    let detected = match format {
+        Some(Format::Plain) | None => formats::detect_json(&value),
+        Some(f) => Some((f, Confidence::Sure)),
+    };
+    match detected {
+        Some((f, c)) => {
+            formats::parse_json(f, &value, line, ts, states, out);
+            Some((f, c))
+        }
+        None => {
+            out.push(common::unknown_event(ts, "", &value));
+            None
+        }
+    }
+}
+
+/// What a tool call left behind for its result: the name and when it was called.
+#[derive(Debug)]
+struct PendingCall {
+    name: String,
+    called_ms: Option<i64>,
+}
+
+/// Remembers tool calls by id, bounded: the oldest is evicted past `MAX_PENDING_CALLS`.
+#[derive(Debug, Default)]
+struct ToolPairing {
+    calls: HashMap<String, PendingCall>,
+    order: VecDeque<String>,
+}
+
+impl ToolPairing {
+    fn observe(&mut self, entries: &mut [Entry]) {
+        for e in entries.iter_mut() {
+            match e {
+                Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
+                    if !self.calls.contains_key(id.as_str()) {
+                        self.order.push_back(id.clone());
+                        if self.order.len() > MAX_PENDING_CALLS {
+                            if let Some(old) = self.order.pop_front() {
+                                self.calls.remove(&old);
+                            }
+                        }
+                    }
+                    let call = PendingCall { name: name.clone(), called_ms: parse_ts_ms(ts) };
+                    self.calls.insert(id.clone(), call);
+                }
+                Entry::ToolResult { ts, tool_use_id, tool_name, duration_ms, delta, .. } => {
+                    let Some(call) = self.calls.get(tool_use_id.as_str()) else { continue };
+                    if tool_name.is_none() {
+                        *tool_name = Some(call.name.clone());
+                    }
+                    if duration_ms.is_none() {
+                        if let (Some(start), Some(end)) = (call.called_ms, parse_ts_ms(ts)) {
+                            if end >= start {
+                                *duration_ms = Some((end - start) as u64);
+                            }
+                        }
+                    }
+                    // A streamed partial result keeps the call for the final one.
+                    if *delta != Some(true) {
+                        let id = tool_use_id.clone();
+                        self.calls.remove(&id);
+                        self.order.retain(|o| o != &id);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Stateful parser: one per transcript session.
+#[derive(Debug, Default)]
+pub struct StdoutParser {
+    /// Fixed by the caller (`createStdoutParser({format})`): no detection at all.
+    forced: Option<Format>,
+    /// Locked by detection once a line was unmistakable.
+    locked: Option<Format>,
+    states: States,
+    pairing: ToolPairing,
+    partial: String,
+}
+
+impl StdoutParser {
+    /// A parser that detects the runtime from the stream.
+    pub fn new() -> StdoutParser {
+        StdoutParser::default()
+    }
+
+    /// A parser for one runtime (no detection).
+    pub fn with_format(format: Format) -> StdoutParser {
+        StdoutParser { forced: Some(format), ..StdoutParser::default() }
+    }
+
+    /// The runtime the stream was detected (or forced) as, once known.
+    pub fn format(&self) -> Option<Format> {
+        self.forced.or(self.locked)
+    }
+
+    /// Forgets everything about the stream (a new session starts), keeping a forced format.
+    pub fn reset(&mut self) {
+        *self = StdoutParser { forced: self.forced, ..StdoutParser::default() };
+    }
+
+    pub fn parse_line(&mut self, line: &str, ts: &str) -> Vec<Entry> {
+        let mut out = Vec::new();
+        self.parse_line_into(line, ts, &mut out);
+        out
+    }
+
+    fn parse_line_into(&mut self, line: &str, ts: &str, out: &mut Vec<Entry>) {
+        let start = out.len();
+        let format = self.format();
+        let seen = parse_line_into(line, ts, format, Some(&mut self.states), out);
+        if self.forced.is_none() && self.locked.is_none() {
+            if let Some((f, Confidence::Sure)) = seen {
+                if f != Format::Plain {
+                    self.locked = Some(f);
+                }
+            }
+        }
+        self.pairing.observe(&mut out[start..]);
+    }
+
+    /// Feeds raw text that may end mid-line; complete lines (LF or CRLF) are parsed, the
+    /// rest waits for the next chunk. Results are the same as feeding whole lines.
+    pub fn parse_chunk(&mut self, chunk: &str, ts: &str) -> Vec<Entry> {
+        let mut out = Vec::new();
+        let mut rest = chunk;
+        while let Some(nl) = rest.find('\n') {
+            let piece = &rest[..nl];
+            rest = &rest[nl + 1..];
+            if self.partial.is_empty() {
+                self.parse_line_into(piece, ts, &mut out);
+            } else {
+                let mut line = std::mem::take(&mut self.partial);
+                line.push_str(piece);
+                self.parse_line_into(&line, ts, &mut out);
+            }
+        }
+        self.partial.push_str(rest);
+        if self.partial.len() >= MAX_PARTIAL_BYTES {
+            let line = std::mem::take(&mut self.partial);
+            self.parse_line_into(&line, ts, &mut out);
+        }
+        out
+    }
+
+    /// Parses what is left after the last newline (end of stream).
+    pub fn flush(&mut self, ts: &str) -> Vec<Entry> {
+        let mut out = Vec::new();
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.parse_line_into(&line, ts, &mut out);
+        }
+        out
+    }
+}
+
+/// Milliseconds since the Unix epoch of an RFC 3339 / ISO 8601 timestamp
+/// (`2025-01-02T03:04:05.678Z`, with an optional `±hh:mm` offset). `None` if it does not
+/// parse. Hand-written so the core reads no clock and pulls in no date crate.
+pub fn parse_ts_ms(ts: &str) -> Option<i64> {
+    let b = ts.trim().as_bytes();
+    if b.len() < 19 {
+        return None;
+    }
+    let num = |s: &[u8]| -> Option<i64> {
+        let mut n = 0i64;
+        for &c in s {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            n = n * 10 + i64::from(c - b'0');
+        }
+        Some(n)
+    };
+    if b[4] != b'-' || b[7] != b'-' || !(b[10] == b'T' || b[10] == b't' || b[10] == b' ') {
+        return None;
+    }
+    if b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (y, mo, d) = (num(&b[0..4])?, num(&b[5..7])?, num(&b[8..10])?);
+    let (h, mi, s) = (num(&b[11..13])?, num(&b[14..16])?, num(&b[17..19])?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
+        return None;
+    }
+    let mut i = 19;
+    let mut frac_ms = 0i64;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let digits = &b[start..i];
+        if digits.is_empty() {
+            return None;
+        }
+        let mut ms = 0i64;
+        for k in 0..3 {
+            ms = ms * 10 + digits.get(k).map(|c| i64::from(c - b'0')).unwrap_or(0);
+        }
+        frac_ms = ms;
+    }
+    let offset_min = match b.get(i) {
+        None => 0,
+        Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
+        Some(&sign @ (b'+' | b'-')) if b.len() == i + 6 && b[i + 3] == b':' => {
+            let m = num(&b[i + 1..i + 3])? * 60 + num(&b[i + 4..i + 6])?;
+            if sign == b'+' {
+                m
+            } else {
+                -m
+            }
+        }
+        _ => return None,
+    };
+    // Days from civil (Howard Hinnant's algorithm).
+    let y2 = if mo <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let mp = (mo + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + h * 3600 + mi * 60 + s - offset_min * 60;
+    Some(secs * 1000 + frac_ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_parse() {
+        assert_eq!(parse_ts_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_ts_ms("1970-01-01T00:00:01.5Z"), Some(1500));
+        assert_eq!(parse_ts_ms("2025-10-29T10:40:35.123Z"), Some(1_761_734_435_123));
+        assert_eq!(parse_ts_ms("2025-10-29T12:40:35.123+02:00"), Some(1_761_734_435_123));
+        assert_eq!(parse_ts_ms("not a time"), None);
+        assert_eq!(parse_ts_ms("2025-13-29T10:40:35Z"), None);
+        assert_eq!(parse_ts_ms("2025-10-29T10:40:35Zjunk"), None);
+    }
+
+    #[test]
+    fn blank_lines_give_nothing_and_text_gives_stdout() {
+        assert!(parse_line("", "t").is_empty());
+        assert!(parse_line("  \r", "t").is_empty());
+        assert_eq!(parse_line("hello", "t"), vec![Entry::stdout("t", "hello")]);
+    }
+
+    #[test]
+    fn unknown_json_is_named_not_dumped() {
+        let out = parse_line(r#"{"type":"zzz_new_event","x":1}"#, "t");
+        assert_eq!(out.len(), 1);
+        match &out[0] {
+            Entry::System { text, .. } => assert!(text.contains("zzz_new_event"), "{text}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn chunks_split_anywhere_match_whole_lines() {
+        let text = "a\r\nb\n{\"type\":\"zzz\"}\nlast";
+        let mut whole = StdoutParser::new();
+        let mut expected = Vec::new();
+        for l in text.split('\n') {
+            expected.extend(whole.parse_line(l, "t"));
+        }
+        for size in 1..text.len() {
+            let mut p = StdoutParser::new();
+            let mut got = Vec::new();
+            let mut i = 0;
+            while i < text.len() {
+                let mut j = (i + size).min(text.len());
+                while !text.is_char_boundary(j) {
+                    j += 1;
+                }
+                got.extend(p.parse_chunk(&text[i..j], "t"));
+                i = j;
+            }
+            got.extend(p.flush("t"));
+            assert_eq!(got, expected, "chunk size {size}");
+        }
+    }
+
+    #[test]
+    fn overlong_line_is_cut_with_a_notice() {
+        let line = "x".repeat(MAX_LINE_BYTES + 10);
+        let out = parse_line(&line, "t");
+        assert_eq!(out.len(), 2);
+        assert!(matches!(&out[1], Entry::Stdout { text, .. } if text.len() == OVERLONG_KEEP_BYTES));
+    }
+}

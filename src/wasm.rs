@@ -1,0 +1,238 @@
+//! The only file that knows it runs in WebAssembly.
+//!
+//! Two faces over the same core:
+//!
+//! 1. **A raw ABI** (`al_*` exports, always built) used by the shipped JavaScript: the glue
+//!    writes a line with `TextEncoder.encodeInto` straight into a reused input buffer,
+//!    calls one export, and reads one JSON string back (`JSON.parse` in JS). One crossing
+//!    per call, no per-field traffic, no generated glue for the host's source scanner to
+//!    refuse. It needs no imports at all.
+//! 2. **A wasm-bindgen API** (feature `bindgen`): the same functions returning JS objects
+//!    through serde-wasm-bindgen. It exists for wasm-bindgen-test and for the boundary
+//!    measurement in the README; the package does not ship it.
+//!
+//! Buffers: one input and one output buffer, reused across calls. After a call that
+//! needed more than `KEEP_BYTES`, they are dropped back to a small size so one huge line
+//! does not pin megabytes in the allocator (wasm memory pages themselves never shrink).
+
+use crate::parser::{parse_line, StdoutParser};
+use crate::{entries_to_json, Format};
+use std::cell::RefCell;
+
+const KEEP_BYTES: usize = 1 << 20;
+
+#[derive(Default)]
+struct Buffers {
+    input: Vec<u8>,
+    output: Vec<u8>,
+    parsers: Vec<Option<StdoutParser>>,
+}
+
+thread_local! {
+    static STATE: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+fn with_state<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
+    STATE.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// Reads `len` bytes at `at` of the input buffer as text (lossy: the glue writes UTF-8
+/// with `encodeInto`, which already replaced lone surrogates).
+fn input_str(input: &[u8], at: usize, len: usize) -> String {
+    let end = at.saturating_add(len).min(input.len());
+    let start = at.min(end);
+    String::from_utf8_lossy(&input[start..end]).into_owned()
+}
+
+fn set_output(b: &mut Buffers, json: String) -> usize {
+    if b.output.capacity() > KEEP_BYTES && json.len() <= KEEP_BYTES {
+        b.output = Vec::new();
+    }
+    b.output.clear();
+    b.output.extend_from_slice(json.as_bytes());
+    b.output.len()
+}
+
+fn shrink_input(b: &mut Buffers) {
+    if b.input.capacity() > KEEP_BYTES {
+        b.input = Vec::new();
+    }
+}
+
+/// Makes the input buffer at least `len` bytes long and returns where it starts.
+#[no_mangle]
+pub extern "C" fn al_input(len: usize) -> *mut u8 {
+    with_state(|b| {
+        if b.input.len() < len {
+            b.input.resize(len, 0);
+        }
+        b.input.as_mut_ptr()
+    })
+}
+
+/// Where the last answer's bytes start (valid until the next call).
+#[no_mangle]
+pub extern "C" fn al_output() -> *const u8 {
+    with_state(|b| b.output.as_ptr())
+}
+
+#[cfg(feature = "trap-hook")]
+fn trap_hook(line: &str) {
+    // Debug-only: lets the panic-recovery test make the instance trap on demand.
+    if line == "\u{0}agentlines:trap" {
+        panic!("agentlines trap hook");
+    }
+}
+#[cfg(not(feature = "trap-hook"))]
+fn trap_hook(_line: &str) {}
+
+/// Stateless parse. The input buffer holds the line (`line_len` bytes) then `ts`
+/// (`ts_len` bytes); returns the answer's length (a JSON array of entries).
+#[no_mangle]
+pub extern "C" fn al_parse_line(line_len: usize, ts_len: usize) -> usize {
+    with_state(|b| {
+        let line = input_str(&b.input, 0, line_len);
+        let ts = input_str(&b.input, line_len, ts_len);
+        trap_hook(&line);
+        let json = entries_to_json(&parse_line(&line, &ts));
+        shrink_input(b);
+        set_output(b, json)
+    })
+}
+
+/// A new stateful parser. The input buffer holds a format name (`name_len` bytes; 0 or an
+/// unknown name means autodetect). Returns its handle (never 0).
+#[no_mangle]
+pub extern "C" fn al_parser_new(name_len: usize) -> u32 {
+    with_state(|b| {
+        let name = input_str(&b.input, 0, name_len);
+        let parser = match Format::from_name(&name) {
+            Some(f) => StdoutParser::with_format(f),
+            None => StdoutParser::new(),
+        };
+        let slot = b.parsers.iter().position(Option::is_none);
+        let index = match slot {
+            Some(i) => {
+                b.parsers[i] = Some(parser);
+                i
+            }
+            None => {
+                b.parsers.push(Some(parser));
+                b.parsers.len() - 1
+            }
+        };
+        index as u32 + 1
+    })
+}
+
+/// Stateful parse of one line (input buffer as for `al_parse_line`). `mode` 0 = a whole
+/// line, 1 = a raw chunk (`parseChunk`), 2 = flush (`line_len` ignored).
+#[no_mangle]
+pub extern "C" fn al_parser_feed(handle: u32, mode: u32, line_len: usize, ts_len: usize) -> usize {
+    with_state(|b| {
+        let line = input_str(&b.input, 0, line_len);
+        let ts = input_str(&b.input, line_len, ts_len);
+        trap_hook(&line);
+        let idx = (handle as usize).wrapping_sub(1);
+        let entries = match b.parsers.get_mut(idx).and_then(Option::as_mut) {
+            Some(p) => match mode {
+                1 => p.parse_chunk(&line, &ts),
+                2 => p.flush(&ts),
+                _ => p.parse_line(&line, &ts),
+            },
+            // A freed or unknown handle: still never lose the line.
+            None => parse_line(&line, &ts),
+        };
+        let json = entries_to_json(&entries);
+        shrink_input(b);
+        set_output(b, json)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn al_parser_reset(handle: u32) {
+    with_state(|b| {
+        if let Some(Some(p)) = b.parsers.get_mut((handle as usize).wrapping_sub(1)) {
+            p.reset();
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn al_parser_free(handle: u32) {
+    with_state(|b| {
+        if let Some(slot) = b.parsers.get_mut((handle as usize).wrapping_sub(1)) {
+            *slot = None;
+        }
+    })
+}
+
+/// Name-based call (see `crate::api`): input buffer holds the name then a JSON array of
+/// arguments; the answer is `{"ok":…}` or `{"throws":…}`.
+#[no_mangle]
+pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
+    with_state(|b| {
+        let name = input_str(&b.input, 0, name_len);
+        let args = input_str(&b.input, name_len, args_len);
+        let json = crate::api::call(&name, &args);
+        shrink_input(b);
+        set_output(b, json)
+    })
+}
+
+#[cfg(feature = "bindgen")]
+mod bindgen {
+    //! The wasm-bindgen face: same core, JS objects out through serde-wasm-bindgen.
+    use crate::parser::{parse_line, StdoutParser};
+    use crate::{entries_to_json, Format};
+    use wasm_bindgen::prelude::*;
+
+    fn to_js(entries: &[crate::Entry]) -> JsValue {
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        serde::Serialize::serialize(entries, &ser).unwrap_or_else(|_| js_sys::Array::new().into())
+    }
+
+    #[wasm_bindgen(start)]
+    pub fn start() {
+        console_error_panic_hook::set_once();
+    }
+
+    /// `parseStdoutLine` returning JS objects built in Rust.
+    #[wasm_bindgen(js_name = parseStdoutLine)]
+    pub fn parse_stdout_line(line: &str, ts: &str) -> JsValue {
+        to_js(&parse_line(line, ts))
+    }
+
+    /// `parseStdoutLine` returning one JSON string (the shipped path's shape).
+    #[wasm_bindgen(js_name = parseStdoutLineJson)]
+    pub fn parse_stdout_line_json(line: &str, ts: &str) -> String {
+        entries_to_json(&parse_line(line, ts))
+    }
+
+    #[wasm_bindgen(js_name = StdoutParser)]
+    pub struct JsStdoutParser(StdoutParser);
+
+    #[wasm_bindgen(js_class = StdoutParser)]
+    impl JsStdoutParser {
+        #[wasm_bindgen(constructor)]
+        pub fn new(format: Option<String>) -> JsStdoutParser {
+            match format.as_deref().and_then(Format::from_name) {
+                Some(f) => JsStdoutParser(StdoutParser::with_format(f)),
+                None => JsStdoutParser(StdoutParser::new()),
+            }
+        }
+        #[wasm_bindgen(js_name = parseLine)]
+        pub fn parse_line(&mut self, line: &str, ts: &str) -> JsValue {
+            to_js(&self.0.parse_line(line, ts))
+        }
+        pub fn reset(&mut self) {
+            self.0.reset();
+        }
+    }
+
+    /// Name-based call, as `crate::api::call`.
+    #[wasm_bindgen]
+    pub fn call(name: &str, args_json: &str) -> String {
+        crate::api::call(name, args_json)
+    }
+}

@@ -1,0 +1,169 @@
+//! Golden files: every `tests/fixtures/<runtime>/<case>.jsonl` (or `.ndjson`/`.txt`) is a
+//! real stream; `<case>.expected.jsonl` holds, line for line, the JSON array of entries a
+//! fresh autodetecting `StdoutParser` returns for that input line, with the line's `ts`
+//! from [`fixture_ts`]. The same goldens are replayed through the built
+//! `dist/ui-parser.js` by `tests/js/` (Node and Chromium), so native and wasm cannot drift.
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the expected files; review the diff
+//! by reading it before committing.
+
+use agentlines::{entries_to_json, parse_line, Entry, Format, StdoutParser};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The `ts` given to input line `i` (0-based) of every fixture: one second apart from a
+/// fixed instant, so durations are testable and output is deterministic.
+fn fixture_ts(i: usize) -> String {
+    let secs = i as u64;
+    format!("2026-01-01T{:02}:{:02}:{:02}.000Z", (secs / 3600) % 24, (secs / 60) % 60, secs % 60)
+}
+
+fn fixtures() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out = Vec::new();
+    let mut dirs: Vec<_> = fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
+    dirs.sort();
+    for dir in dirs.into_iter().filter(|d| d.is_dir()) {
+        let runtime = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<_> = fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            let is_input = [".jsonl", ".ndjson", ".txt", ".log"].iter().any(|x| name.ends_with(x))
+                && !name.contains(".expected.");
+            if is_input {
+                out.push((runtime.clone(), f));
+            }
+        }
+    }
+    out
+}
+
+fn expected_path(input: &Path) -> PathBuf {
+    let name = input.file_name().unwrap().to_string_lossy();
+    let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(&name);
+    input.with_file_name(format!("{stem}.expected.jsonl"))
+}
+
+/// Input lines as the host sees them: split on `\n`, a final empty piece dropped.
+fn lines_of(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    if lines.last() == Some(&"") {
+        lines.pop();
+    }
+    lines
+}
+
+fn replay(parser: &mut StdoutParser, lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| entries_to_json(&parser.parse_line(l, &fixture_ts(i))))
+        .collect()
+}
+
+#[test]
+fn goldens_match_and_replay_is_deterministic() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let all = fixtures();
+    assert!(!all.is_empty(), "no fixtures found");
+    let mut failures = Vec::new();
+    for (_runtime, input) in &all {
+        let text = fs::read_to_string(input).unwrap();
+        let lines = lines_of(&text);
+        let mut parser = StdoutParser::new();
+        let got = replay(&mut parser, &lines);
+        let exp_path = expected_path(input);
+        if update {
+            fs::write(&exp_path, got.join("\n") + "\n").unwrap();
+            continue;
+        }
+        let expected = fs::read_to_string(&exp_path)
+            .unwrap_or_else(|_| panic!("missing golden {}", exp_path.display()));
+        let expected: Vec<&str> = lines_of(&expected);
+        if expected.len() != got.len() {
+            failures.push(format!("{}: {} lines, golden has {}", input.display(), got.len(), expected.len()));
+            continue;
+        }
+        for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+            let gv: serde_json::Value = serde_json::from_str(g).unwrap();
+            let ev: serde_json::Value = serde_json::from_str(e).unwrap();
+            if gv != ev {
+                failures.push(format!("{} line {}:\n  got      {g}\n  expected {e}", input.display(), i + 1));
+                break;
+            }
+        }
+        // The same stream after reset() and through a second fresh parser: byte-identical.
+        parser.reset();
+        assert_eq!(replay(&mut parser, &lines), got, "{}: after reset()", input.display());
+        assert_eq!(replay(&mut StdoutParser::new(), &lines), got, "{}: fresh parser", input.display());
+    }
+    assert!(failures.is_empty(), "{} golden mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every stream split into chunks of every size 1..=64 (and a few irregular patterns)
+/// gives exactly the entries of whole-line feeding.
+#[test]
+fn chunked_replay_matches_whole_lines() {
+    for (_runtime, input) in fixtures() {
+        let text = fs::read_to_string(&input).unwrap();
+        if text.len() > 256 * 1024 {
+            continue; // the large files are covered by the whole-line goldens and JS replay
+        }
+        let ts = "2026-01-01T00:00:00.000Z";
+        let mut whole = StdoutParser::new();
+        let mut expected: Vec<Entry> = Vec::new();
+        for l in lines_of(&text) {
+            expected.extend(whole.parse_line(l, ts));
+        }
+        expected.extend(whole.flush(ts));
+        let mut patterns: Vec<Vec<usize>> = (1..=64).map(|n| vec![n]).collect();
+        patterns.push(vec![1, 7, 3, 200, 2, 64, 5]);
+        patterns.push(vec![4096, 1, 13]);
+        for pattern in patterns {
+            let mut p = StdoutParser::new();
+            let mut got = Vec::new();
+            let (mut i, mut k) = (0usize, 0usize);
+            while i < text.len() {
+                let mut j = (i + pattern[k % pattern.len()]).min(text.len());
+                while !text.is_char_boundary(j) {
+                    j += 1;
+                }
+                got.extend(p.parse_chunk(&text[i..j], ts));
+                i = j;
+                k += 1;
+            }
+            got.extend(p.flush(ts));
+            assert!(got == expected, "{}: chunk pattern {:?} differs", input.display(), pattern);
+        }
+    }
+}
+
+/// Every fixture's runtime is detected from the stream (the folder names the runtime),
+/// and every line, stateless or stateful, gives readable output: no raw JSON as stdout.
+#[test]
+fn detection_and_no_raw_json() {
+    for (runtime, input) in fixtures() {
+        let text = fs::read_to_string(&input).unwrap();
+        let mut p = StdoutParser::new();
+        for (i, l) in lines_of(&text).iter().enumerate() {
+            let ts = fixture_ts(i);
+            for e in p.parse_line(l, &ts).into_iter().chain(parse_line(l, &ts)) {
+                if let Entry::Stdout { text, .. } = &e {
+                    let t = text.trim_start();
+                    assert!(
+                        !(t.starts_with('{') && serde_json::from_str::<serde_json::Value>(t).is_ok()),
+                        "{} line {}: raw JSON shown as stdout",
+                        input.display(),
+                        i + 1
+                    );
+                }
+            }
+        }
+        if let Some(expected) = Format::from_name(&runtime) {
+            if expected != Format::Plain {
+                assert_eq!(p.format(), Some(expected), "{}: detected runtime", input.display());
+            }
+        }
+    }
+}
