@@ -1,0 +1,67 @@
+# agentlines: `make demo` builds and prints a real transcript; `make test` runs every test.
+# Both install what they need (scripts/setup.sh skips what is already there).
+
+WASM_TARGET := wasm32-unknown-unknown
+WASM_RAW    := target/$(WASM_TARGET)/wasm/agentlines.wasm
+WASM_OPT    := target/agentlines.opt.wasm
+# rustc's default wasm features, which binaryen 108 must be told about.
+WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+                  --enable-mutable-globals --strip-debug --strip-producers
+WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+DEMO_LOG ?= tests/fixtures/claude/hivemind-background-disabled.jsonl
+
+.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser bench bench-host fuzz clean
+
+all: dist
+
+setup:
+	@scripts/setup.sh
+
+setup-browser:
+	@scripts/setup.sh --browser
+
+# The npm package: wasm core -> wasm-opt -> dist/ and pkg/, then checked.
+dist: setup
+	cargo build --lib --target $(WASM_TARGET) --profile wasm
+	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OPT)
+	node scripts/assemble.mjs $(WASM_OPT)
+	node scripts/check-package.mjs
+
+check:
+	node scripts/check-package.mjs
+
+# Parse a bundled real Claude log with the built dist/ui-parser.js (loaded the host's way)
+# and print the transcript. DEMO_LOG=<file> picks another log.
+demo: dist
+	node scripts/demo.mjs $(DEMO_LOG)
+
+# The run viewer (www/) on a local static server with a strict CSP.
+serve: dist
+	node www/serve.mjs
+
+test: setup-browser test-native dist test-js test-wasm test-browser
+	@echo "all test suites passed"
+
+test-native:
+	cargo test --all-targets
+
+test-js:
+	node --test tests/js/
+
+test-wasm:
+	scripts/gen-wasm-goldens.sh > tests/wasm_goldens.in
+	$(WASM_TEST_ENV) cargo test --target $(WASM_TARGET) --features bindgen --test wasm
+	WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=$$(command -v chromedriver) $(WASM_TEST_ENV) \
+	  cargo test --target $(WASM_TARGET) --features bindgen --test wasm
+
+test-browser:
+	node --test tests/browser/
+
+bench: dist
+	node bench/run.mjs
+
+bench-host: dist
+	node bench/host.mjs
+
+clean:
+	rm -rf dist pkg target/agentlines.opt.wasm tests/wasm_goldens.in

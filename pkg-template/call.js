@@ -1,0 +1,60 @@
+//@@CALL_BEGIN
+// Name-based calls into the core (src/api.rs): arguments go over as one JSON array with the
+// values JSON cannot hold tagged, the answer comes back as {"ok": value} or {"throws": msg}.
+function alEncodeArg(key, value) {
+  if (value === undefined) return { $js: "undefined" };
+  if (typeof value === "number" && value !== value) return { $js: "NaN" };
+  if (value === Infinity) return { $js: "Infinity" };
+  if (value === -Infinity) return { $js: "-Infinity" };
+  if (typeof value === "function") return { $js: "function" };
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "symbol") return { $js: "undefined" };
+  return value;
+}
+
+function alTagValue(tag) {
+  if (tag === "NaN") return NaN;
+  if (tag === "Infinity") return Infinity;
+  if (tag === "-Infinity") return -Infinity;
+  if (tag === "function") return function () {};
+  return undefined;
+}
+
+// Replaces tagged values in a JSON.parse result, in place. Keys are (re)defined with
+// defineProperty so a "__proto__" key stays an own property and never touches a prototype.
+function alDecodeValue(v) {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    for (var i = 0; i < v.length; i++) {
+      var d = alDecodeValue(v[i]);
+      if (d !== v[i]) v[i] = d;
+    }
+    return v;
+  }
+  var keys = Object.keys(v);
+  if (keys.length === 1 && keys[0] === "$js" && typeof v.$js === "string") return alTagValue(v.$js);
+  for (var k = 0; k < keys.length; k++) {
+    var old = v[keys[k]];
+    var dec = alDecodeValue(old);
+    if (dec !== old) {
+      Object.defineProperty(v, keys[k], { value: dec, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return v;
+}
+
+function __call(name, args) {
+  var answer;
+  try {
+    var w = alInstance();
+    var json = JSON.stringify(Array.prototype.slice.call(args), alEncodeArg);
+    var n = alWrite2(w, alText(name), json);
+    answer = JSON.parse(alRead(w, w.x.al_call(n[0], n[1])));
+  } catch (e) {
+    alDropInstance();
+    throw new Error("agentlines: " + name + " failed inside the wasm core");
+  }
+  if (answer && Object.prototype.hasOwnProperty.call(answer, "throws")) throw new Error(answer.throws);
+  return alDecodeValue(answer.ok);
+}
+//@@CALL_END

@@ -1,0 +1,167 @@
+// agentlines: hand-written glue over the wasm core's raw ABI (src/wasm.rs).
+//
+// This file is evaluated by the Paperclip host as the body of a function with
+// `exports`, `module`, `self` and `globalThis` as parameters (the last two undefined), in a
+// worker where eval, the function constructor, fetch and Blob are gone. So: no imports, no
+// requires, no reliance on `self`/`globalThis`, nothing runs at load time but definitions,
+// and the wasm (inlined below as base64) is compiled and instantiated synchronously on the
+// first call. A trap inside the wasm is caught: the instance is re-created from the
+// compiled module and the line comes back as one stdout entry.
+
+var AGENTLINES_WASM_B64 = "@@WASM_BASE64@@";
+
+var alModule = null; // compiled once
+var alWasm = null; // { x: exports, gen: instance generation }
+var alGen = 0;
+var alEncoder = null;
+var alDecoder = null;
+
+function alDecodeBase64(s) {
+  var table = new Uint8Array(128);
+  var alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (var i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
+  var n = s.length;
+  while (n > 0 && s.charCodeAt(n - 1) === 61) n--; // '='
+  var out = new Uint8Array((n * 3) >> 2);
+  var o = 0;
+  for (var j = 0; j + 4 <= n; j += 4) {
+    var v = (table[s.charCodeAt(j)] << 18) | (table[s.charCodeAt(j + 1)] << 12) |
+      (table[s.charCodeAt(j + 2)] << 6) | table[s.charCodeAt(j + 3)];
+    out[o++] = v >> 16; out[o++] = (v >> 8) & 255; out[o++] = v & 255;
+  }
+  var rest = n - j;
+  if (rest >= 2) {
+    var w = (table[s.charCodeAt(j)] << 18) | (table[s.charCodeAt(j + 1)] << 12) |
+      (rest === 3 ? table[s.charCodeAt(j + 2)] << 6 : 0);
+    out[o++] = w >> 16;
+    if (rest === 3) out[o++] = (w >> 8) & 255;
+  }
+  return out;
+}
+
+function alInstance() {
+  if (alWasm !== null) return alWasm;
+  if (alModule === null) {
+    alModule = new WebAssembly.Module(alDecodeBase64(AGENTLINES_WASM_B64));
+    alEncoder = new TextEncoder();
+    alDecoder = new TextDecoder();
+  }
+  var inst = new WebAssembly.Instance(alModule, {});
+  alGen++;
+  alWasm = { x: inst.exports, gen: alGen };
+  return alWasm;
+}
+
+// After a trap the instance's memory may be inconsistent: drop it, the next call builds a
+// fresh one from the compiled module.
+function alDropInstance() {
+  alWasm = null;
+}
+
+function alText(v) {
+  return typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+}
+
+// Writes a and b back to back into the wasm input buffer; returns their UTF-8 lengths.
+function alWrite2(w, a, b) {
+  var cap = (a.length + b.length) * 3;
+  var ptr = w.x.al_input(cap);
+  var mem = new Uint8Array(w.x.memory.buffer, ptr, cap);
+  var la = a.length === 0 ? 0 : alEncoder.encodeInto(a, mem).written;
+  var lb = b.length === 0 ? 0 : alEncoder.encodeInto(b, mem.subarray(la)).written;
+  return [la, lb];
+}
+
+function alRead(w, len) {
+  var ptr = w.x.al_output();
+  return alDecoder.decode(new Uint8Array(w.x.memory.buffer, ptr, len));
+}
+
+function alFallback(line, ts) {
+  var text = typeof line === "string" ? line : "";
+  if (text.trim() === "") return [];
+  return [{ kind: "stdout", ts: typeof ts === "string" ? ts : "", text: text }];
+}
+
+function parseStdoutLine(line, ts) {
+  try {
+    var l = alText(line), t = alText(ts);
+    var w = alInstance();
+    var n = alWrite2(w, l, t);
+    return JSON.parse(alRead(w, w.x.al_parse_line(n[0], n[1])));
+  } catch (e) {
+    alDropInstance();
+    return alFallback(line, ts);
+  }
+}
+
+//@@STATEFUL_BEGIN
+function alNewHandle(w, format) {
+  var f = alText(format);
+  var n = alWrite2(w, f, "");
+  return w.x.al_parser_new(n[0]);
+}
+
+// One stateful parser per transcript session. If the wasm instance was re-created after a
+// trap, the parser starts over on a fresh handle (its bookkeeping is lost, lines are not).
+function createStdoutParser(options) {
+  var format = options && typeof options === "object" && typeof options.format === "string"
+    ? options.format : "";
+  var handle = 0;
+  var gen = -1;
+  function feed(mode, text, ts) {
+    var w = alInstance();
+    if (gen !== w.gen) {
+      handle = alNewHandle(w, format);
+      gen = w.gen;
+    }
+    var n = alWrite2(w, text, ts);
+    return JSON.parse(alRead(w, w.x.al_parser_feed(handle, mode, n[0], n[1])));
+  }
+  return {
+    parseLine: function (line, ts) {
+      try {
+        return feed(0, alText(line), alText(ts));
+      } catch (e) {
+        alDropInstance();
+        return alFallback(line, ts);
+      }
+    },
+    // Raw text that may end mid-line (LF or CRLF); complete lines are parsed.
+    parseChunk: function (chunk, ts) {
+      try {
+        return feed(1, alText(chunk), alText(ts));
+      } catch (e) {
+        alDropInstance();
+        return alFallback(chunk, ts);
+      }
+    },
+    // The text after the last newline, at the end of a stream.
+    flush: function (ts) {
+      try {
+        return feed(2, "", alText(ts));
+      } catch (e) {
+        alDropInstance();
+        return [];
+      }
+    },
+    reset: function () {
+      try {
+        if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_reset(handle);
+      } catch (e) {
+        alDropInstance();
+      }
+    },
+    // Frees the parser's state in the wasm instance (the host never calls this; adapter
+    // authors who create many parsers may).
+    dispose: function () {
+      try {
+        if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_free(handle);
+      } catch (e) {
+        alDropInstance();
+      }
+      gen = -1;
+    }
+  };
+}
+//@@STATEFUL_END

@@ -1,0 +1,64 @@
+// Checks the assembled package instead of trusting it. Fails (exit 1) when:
+// - a host-loaded file trips the host's source scanner (tests/js/host.mjs re-creates it);
+// - a ui-parser file is over its gzip budget;
+// - a file does not load the host's way, or replaying the golden fixtures through it gives
+//   other output than the goldens;
+// - pkg/package.json lacks the contract's fields or points at missing files.
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host.mjs";
+
+// Budgets in gzip bytes (README "Size"): the full parser with every runtime.
+const BUDGET = { "dist/ui-parser.js": 120 * 1024, "dist/ui-parser.stateless.js": 120 * 1024 };
+
+const errors = [];
+const rows = [];
+for (const [file, budget] of Object.entries(BUDGET)) {
+  const path = join(root, file);
+  if (!existsSync(path)) {
+    errors.push(`${file} is missing (run make dist)`);
+    continue;
+  }
+  const src = readFileSync(path, "utf8");
+  for (const f of scanForHost(src)) errors.push(`${file}:${f.line}: the host would refuse it (${f.rule})`);
+  const gz = gzipSync(src, { level: 9 }).length;
+  rows.push(`${file}: ${src.length} bytes, ${gz} gzip (budget ${budget})`);
+  if (gz > budget) errors.push(`${file}: ${gz} gzip bytes is over the ${budget} budget`);
+  let mod;
+  try {
+    const t0 = performance.now();
+    mod = loadHostFile(file);
+    mod.parseStdoutLine("warm-up", "2026-01-01T00:00:00.000Z");
+    rows.push(`${file}: evaluated and first call (wasm decode+compile+instantiate) in ${(performance.now() - t0).toFixed(1)} ms`);
+  } catch (e) {
+    errors.push(`${file}: does not load the host's way: ${e && e.message}`);
+    continue;
+  }
+  const stateful = typeof mod.createStdoutParser === "function";
+  for (const p of replayGoldens(mod, { stateful })) errors.push(`${file}: ${p}`);
+}
+
+const pkgPath = join(root, "pkg", "package.json");
+if (!existsSync(pkgPath)) {
+  errors.push("pkg/package.json is missing");
+} else {
+  const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
+  if (pkg?.paperclip?.adapterUiParser !== "1.0.0") errors.push('package.json: paperclip.adapterUiParser must be "1.0.0"');
+  const target = pkg?.exports?.["./ui-parser"];
+  if (typeof target !== "string") errors.push('package.json: exports["./ui-parser"] missing');
+  const targets = [target, pkg?.exports?.["./ui-parser-stateful"], pkg.types, pkg.main, pkg.module,
+    ...Object.values(pkg?.exports?.["."] ?? {})];
+  for (const t of targets) {
+    if (typeof t === "string" && !existsSync(join(root, "pkg", t))) errors.push(`package.json points at missing ${t}`);
+  }
+  if (!Array.isArray(pkg.files) || !pkg.files.includes("dist")) errors.push('package.json: "files" must include dist');
+}
+
+for (const r of rows) console.log(r);
+if (errors.length) {
+  console.error(`check-package: ${errors.length} problem(s)`);
+  for (const e of errors) console.error("  " + e);
+  process.exit(1);
+}
+console.log("check-package: ok");

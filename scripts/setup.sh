@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need, skipping whatever is already present:
+# the wasm32 target, wasm-bindgen-cli pinned to the crate's wasm-bindgen version, binaryen's
+# wasm-opt, Node dev dependencies, and (with --browser) Debian's chromium + chromium-driver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=0
+[ "${1:-}" = "--browser" ] && want_browser=1
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must match the wasm-bindgen crate exactly (the lock file pins it).
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock 2>/dev/null || true)
+if [ -n "$wb_version" ]; then
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" != "$wb_version" ]; then
+    say "installing wasm-bindgen-cli $wb_version (a few minutes, once)"
+    # --locked fails on this registry (one locked dependency version is missing).
+    cargo install wasm-bindgen-cli --version "$wb_version" >&2
+  fi
+fi
+
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" = 0 ]; then
+    say "apt-get update"
+    apt-get update -qq >&2
+    apt_updated=1
+  fi
+  say "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+
+command -v wasm-opt >/dev/null 2>&1 || apt_install binaryen
+if [ "$want_browser" = 1 ]; then
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    apt_install chromium chromium-driver
+  fi
+fi
+
+if [ ! -d node_modules/playwright-core ]; then
+  say "npm ci (dev dependencies)"
+  npm ci --no-audit --no-fund >&2
+fi

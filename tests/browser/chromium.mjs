@@ -1,0 +1,44 @@
+// Shared by the browser tests: a loopback static server over the repo and a headless
+// Debian chromium driven by playwright-core (no browser download).
+import http from "node:http";
+import { readFile } from "node:fs/promises";
+import { join, normalize, extname } from "node:path";
+import { chromium } from "playwright-core";
+import { root } from "../js/host.mjs";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+  ".json": "application/json", ".jsonl": "text/plain; charset=utf-8", ".ndjson": "text/plain; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8", ".png": "image/png", ".wasm": "application/wasm",
+};
+
+/** Serves files under the repo root on 127.0.0.1 (random port). */
+export async function startServer(headers = {}) {
+  const server = http.createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const file = join(root, path.endsWith("/") ? path + "index.html" : path);
+    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", ...headers });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export function chromiumPath() {
+  return process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
