@@ -95,6 +95,53 @@ function parseStdoutLine(line, ts) {
   }
 }
 
+//@@BATCH_BEGIN
+// Batch API for viewers that load whole logs: one crossing for the whole text, entries of
+// one autodetecting stateful parser, consecutive deltas merged as the host merges them
+// (pass { merge: false } to keep them apart).
+function parseLog(text, ts, options) {
+  var merge = !(options && options.merge === false) ? 1 : 0;
+  try {
+    var t = alText(text), s = alText(ts);
+    var w = alInstance();
+    var n = alWrite2(w, t, s);
+    return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], 0, merge)));
+  } catch (e) {
+    alDropInstance();
+    return linesFallback(alText(text).split("\n"), function () { return ts; });
+  }
+}
+
+// lines: array of strings; ts: one string for all, or an array aligned with lines.
+function parseLines(lines, ts, options) {
+  var merge = !(options && options.merge === false) ? 1 : 0;
+  var list = Array.isArray(lines) ? lines.map(alText) : [];
+  var perLine = Array.isArray(ts);
+  var tsOf = function (i) { return perLine ? alText(ts[i]) : alText(ts); };
+  try {
+    var joined = list.join("\n");
+    // A "line" holding a newline would split differently: keep the exact per-line meaning.
+    if (list.length !== joined.split("\n").length && list.length > 0) throw new Error("embedded newline");
+    var stamps = perLine ? list.map(function (_, i) { return tsOf(i).replace(/\n/g, " "); }).join("\n") : tsOf(0);
+    var w = alInstance();
+    var n = alWrite2(w, joined + (list.length ? "\n" : ""), stamps);
+    return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], perLine ? 1 : 0, merge)));
+  } catch (e) {
+    return linesFallback(list, tsOf);
+  }
+}
+
+function linesFallback(list, tsOf) {
+  var out = [];
+  var p = createStdoutParser();
+  for (var i = 0; i < list.length; i++) {
+    var r = p.parseLine(list[i], tsOf(i));
+    for (var k = 0; k < r.length; k++) out.push(r[k]);
+  }
+  return out;
+}
+//@@BATCH_END
+
 //@@STATEFUL_BEGIN
 function alNewHandle(w, format) {
   var f = alText(format);

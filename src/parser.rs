@@ -91,6 +91,65 @@ fn parse_line_into(
     }
 }
 
+/// Merges consecutive `delta: true` entries of the same kind into one, as the host's
+/// transcript view does (text appended; a merged entry keeps the first one's `ts`).
+pub fn merge_deltas(entries: Vec<Entry>) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
+    for e in entries {
+        if let Some(last) = out.last_mut() {
+            if let Some(more) = delta_text(&e) {
+                if last.kind() == e.kind() {
+                    if let Some(buf) = delta_text_mut(last) {
+                        buf.push_str(more);
+                        continue;
+                    }
+                }
+            }
+        }
+        out.push(e);
+    }
+    out
+}
+
+fn delta_text(e: &Entry) -> Option<&str> {
+    match e {
+        Entry::Assistant { text, delta: Some(true), .. }
+        | Entry::Thinking { text, delta: Some(true), .. } => Some(text),
+        Entry::ToolResult { content, delta: Some(true), .. } => Some(content),
+        _ => None,
+    }
+}
+
+fn delta_text_mut(e: &mut Entry) -> Option<&mut String> {
+    match e {
+        Entry::Assistant { text, delta: Some(true), .. }
+        | Entry::Thinking { text, delta: Some(true), .. } => Some(text),
+        Entry::ToolResult { content, delta: Some(true), .. } => Some(content),
+        _ => None,
+    }
+}
+
+/// Batch: a whole log through one autodetecting stateful parser, `ts_of(i)` giving line
+/// `i`'s timestamp; `merge` applies [`merge_deltas`]. One call for viewers that load whole
+/// logs (one boundary crossing in wasm).
+pub fn parse_log_with(text: &str, ts_of: impl Fn(usize) -> String, merge: bool) -> Vec<Entry> {
+    let mut parser = StdoutParser::new();
+    let mut out = Vec::new();
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    if lines.last() == Some(&"") {
+        lines.pop();
+    }
+    for (i, line) in lines.into_iter().enumerate() {
+        let ts = ts_of(i);
+        parser.parse_line_into(line, &ts, &mut out);
+    }
+    if merge {
+        merge_deltas(out)
+    } else {
+        out
+    }
+}
+
 /// What a tool call left behind for its result: the name and when it was called.
 #[derive(Debug)]
 struct PendingCall {
@@ -361,6 +420,21 @@ mod tests {
             got.extend(p.flush("t"));
             assert_eq!(got, expected, "chunk size {size}");
         }
+    }
+
+    #[test]
+    fn deltas_merge_like_the_host() {
+        let entries = vec![
+            Entry::assistant_delta("1", "Hel"),
+            Entry::assistant_delta("2", "lo"),
+            Entry::thinking_delta("3", "hm"),
+            Entry::assistant("4", "full"),
+            Entry::assistant_delta("5", "a"),
+        ];
+        let merged = merge_deltas(entries);
+        assert_eq!(merged.len(), 4);
+        assert_eq!(merged[0], Entry::assistant_delta("1", "Hello"));
+        assert_eq!(merged[3], Entry::assistant_delta("5", "a"));
     }
 
     #[test]

@@ -100,6 +100,28 @@ pub extern "C" fn al_parse_line(line_len: usize, ts_len: usize) -> usize {
     })
 }
 
+/// Batch parse: the input buffer holds the log text (`text_len` bytes, lines split on
+/// `\n`) then the timestamps (`ts_len` bytes): one `ts` for every line when `ts_per_line`
+/// is 0, else one per line joined by `\n`. `merge` 1 merges consecutive deltas as the host
+/// does. Returns the answer's length (one JSON array of entries for the whole log).
+#[no_mangle]
+pub extern "C" fn al_parse_log(text_len: usize, ts_len: usize, ts_per_line: u32, merge: u32) -> usize {
+    with_state(|b| {
+        let text = input_str(&b.input, 0, text_len);
+        let ts = input_str(&b.input, text_len, ts_len);
+        let entries = if ts_per_line == 0 {
+            crate::parser::parse_log_with(&text, |_| ts.clone(), merge != 0)
+        } else {
+            let stamps: Vec<&str> = ts.split('\n').collect();
+            let ts_of = |i: usize| stamps.get(i).copied().unwrap_or("").to_owned();
+            crate::parser::parse_log_with(&text, ts_of, merge != 0)
+        };
+        let json = entries_to_json(&entries);
+        shrink_input(b);
+        set_output(b, json)
+    })
+}
+
 /// A new stateful parser. The input buffer holds a format name (`name_len` bytes; 0 or an
 /// unknown name means autodetect). Returns its handle (never 0).
 #[no_mangle]
