@@ -14,10 +14,11 @@
 //! `stream_event` = `SDKPartialAssistantMessage`) and the Messages API streaming events.
 //! The event → entry table is in `docs/formats/claude.md`.
 //!
-//! Layout: this file reads messages (content blocks, results, detection); `claude/system.rs`
-//! turns every notice-like line (system subtypes, session bookkeeping, progress) into a
-//! short `system` entry; `claude/stream.rs` handles `stream_event` and the stateful
-//! de-duplication of streamed text.
+//! Layout: this file reads messages (content blocks, results) and detects; `claude/system.rs`
+//! turns `system` subtypes into short `system` entries, `claude/notice.rs` the other
+//! non-message lines (stream-json extras, session bookkeeping, `progress`), `claude/text.rs`
+//! holds the injected-tag reader and formatting helpers, and `claude/stream.rs` handles
+//! `stream_event` and the stateful de-duplication of streamed or repeated text.
 
 mod notice;
 mod stream;
