@@ -1,0 +1,1 @@
+//! Unit tests for the tricky Codex cases.
