@@ -155,7 +155,8 @@ const EXEC_ITEM_TYPES: [&str; 10] = [
     "plan",
 ];
 
-const ROLLOUT_TYPES: [&str; 5] = ["session_meta", "turn_context", "response_item", "event_msg", "compacted"];
+const ROLLOUT_TYPES: [&str; 5] =
+    ["session_meta", "turn_context", "response_item", "event_msg", "compacted"];
 
 pub fn detect(v: &Value) -> Confidence {
     let ty = type_of(v);
@@ -163,22 +164,32 @@ pub fn detect(v: &Value) -> Confidence {
         "thread.started" if v.get("thread_id").is_some() => return Confidence::Sure,
         "item.started" | "item.updated" | "item.completed" => {
             let item_ty = v.get("item").map(type_of).unwrap_or("");
-            return if EXEC_ITEM_TYPES.contains(&item_ty) { Confidence::Sure } else { Confidence::Maybe };
+            return if EXEC_ITEM_TYPES.contains(&item_ty) {
+                Confidence::Sure
+            } else {
+                Confidence::Maybe
+            };
         }
         "item.plan.delta" => return Confidence::Sure,
         "turn.completed" if common::path(v, &["usage", "cached_input_tokens"]).is_some() => {
             return Confidence::Sure
         }
-        "turn.started" | "turn.completed" | "turn.failed" | "thread.started" => return Confidence::Maybe,
+        "turn.started" | "turn.completed" | "turn.failed" | "thread.started" => {
+            return Confidence::Maybe
+        }
         "request_user_input" if v.get("call_id").is_some() => return Confidence::Maybe,
         // Codex's top-level error has a message and nothing else (Gemini's carries a timestamp).
-        "error" if v.get("message").is_some() && v.get("timestamp").is_none() => return Confidence::Maybe,
+        "error" if v.get("message").is_some() && v.get("timestamp").is_none() => {
+            return Confidence::Maybe
+        }
         _ => {}
     }
     if ROLLOUT_TYPES.contains(&ty) && v.get("payload").is_some() && v.get("timestamp").is_some() {
         return Confidence::Sure;
     }
-    if v.get("id").is_some_and(Value::is_string) && v.get("msg").map(type_of).is_some_and(|t| !t.is_empty()) {
+    if v.get("id").is_some_and(Value::is_string)
+        && v.get("msg").map(type_of).is_some_and(|t| !t.is_empty())
+    {
         return Confidence::Sure;
     }
     if v.get("type").is_none() {
@@ -233,7 +244,9 @@ fn is_prompt_line(v: &Value) -> bool {
 /// The legacy wire's first line: the run's settings (`model`, `provider`, `sandbox`…).
 fn is_settings_line(v: &Value) -> bool {
     str_of(v, "model").is_some()
-        && ["provider", "sandbox", "approval", "workdir", "reasoning effort"].iter().any(|k| v.get(*k).is_some())
+        && ["provider", "sandbox", "approval", "workdir", "reasoning effort"]
+            .iter()
+            .any(|k| v.get(*k).is_some())
 }
 
 fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
@@ -278,8 +291,8 @@ fn command_text(v: Option<&Value>) -> String {
 }
 
 fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    let plain =
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
     if plain {
         s.to_owned()
     } else {

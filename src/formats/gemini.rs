@@ -45,7 +45,9 @@ pub fn detect(v: &Value) -> Confidence {
         "error" if has("severity") && has("message") => Confidence::Sure,
         "result" if no_subtype && v.get("stats").is_some_and(is_gemini_stats) => Confidence::Sure,
         "result" if no_subtype && str_of(v, "status").is_some() => Confidence::Maybe,
-        "message" if str_of(v, "role").is_some() && v.get("content").is_some_and(Value::is_string) => {
+        "message"
+            if str_of(v, "role").is_some() && v.get("content").is_some_and(Value::is_string) =>
+        {
             Confidence::Maybe
         }
         "error" if has("message") && has("timestamp") => Confidence::Maybe,
@@ -54,14 +56,18 @@ pub fn detect(v: &Value) -> Confidence {
 }
 
 fn is_gemini_stats(s: &Value) -> bool {
-    ["total_tokens", "tool_calls", "duration_ms", "input_tokens"].iter().any(|k| s.get(*k).is_some())
+    ["total_tokens", "tool_calls", "duration_ms", "input_tokens"]
+        .iter()
+        .any(|k| s.get(*k).is_some())
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let ty = type_of(v);
     let mut state = state;
     // Any event other than an assistant delta ends the streamed text.
-    let is_delta = ty == "message" && str_of(v, "role") == Some("assistant") && v.get("delta") == Some(&json!(true));
+    let is_delta = ty == "message"
+        && str_of(v, "role") == Some("assistant")
+        && v.get("delta") == Some(&json!(true));
     let streamed = match state.as_deref_mut() {
         Some(st) if !is_delta => std::mem::take(st),
         _ => State::default(),
@@ -96,7 +102,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 _ => {
                     let covered = streamed.active
                         && (streamed.deltas.trim() == text.trim()
-                            || (streamed.overflow && text.trim_start().starts_with(streamed.deltas.trim_start())));
+                            || (streamed.overflow
+                                && text.trim_start().starts_with(streamed.deltas.trim_start())));
                     if !covered && !text.is_empty() {
                         out.push(Entry::assistant(ts, text));
                     }
@@ -118,9 +125,11 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "tool_result" => {
             let is_error = str_of(v, "status") == Some("error");
             let output = str_of(v, "output").unwrap_or("").trim_end();
-            let err_msg = v.get("error").and_then(|e| nonempty_str(e, "message").or_else(|| e.as_str()));
+            let err_msg =
+                v.get("error").and_then(|e| nonempty_str(e, "message").or_else(|| e.as_str()));
             // The error only when it says more than the output already does.
-            let err = error_text(v.get("error")).filter(|_| !err_msg.is_some_and(|m| output.contains(m)));
+            let err =
+                error_text(v.get("error")).filter(|_| !err_msg.is_some_and(|m| output.contains(m)));
             let content = match (output.is_empty(), err) {
                 (false, Some(e)) => format!("{output}\n{e}"),
                 (true, Some(e)) => e,
@@ -128,7 +137,13 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 (true, None) if is_error => "tool failed".to_owned(),
                 (true, None) => "(no text output)".to_owned(),
             };
-            out.push(Entry::tool_result(ts, str_of(v, "tool_id").unwrap_or(""), None, content, is_error));
+            out.push(Entry::tool_result(
+                ts,
+                str_of(v, "tool_id").unwrap_or(""),
+                None,
+                content,
+                is_error,
+            ));
         }
         "error" => {
             let msg = nonempty_str(v, "message").unwrap_or("error (no message)");
@@ -139,7 +154,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
         "result" => {
             let stats = v.get("stats").unwrap_or(&Value::Null);
-            let is_error = str_of(v, "status") == Some("error") || v.get("error").is_some_and(|e| !e.is_null());
+            let is_error = str_of(v, "status") == Some("error")
+                || v.get("error").is_some_and(|e| !e.is_null());
             let errors: Vec<String> = error_text(v.get("error")).into_iter().collect();
             out.push(Entry::Result {
                 ts: ts.to_owned(),
@@ -148,7 +164,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 output_tokens: num_of(stats, "output_tokens"),
                 cached_tokens: num_of(stats, "cached"),
                 cost_usd: 0.0,
-                subtype: nonempty_str(v, "status").unwrap_or(if is_error { "error" } else { "success" }).to_owned(),
+                subtype: nonempty_str(v, "status")
+                    .unwrap_or(if is_error { "error" } else { "success" })
+                    .to_owned(),
                 is_error,
                 errors,
             });
@@ -191,12 +209,27 @@ mod tests {
     #[test]
     fn detection_is_precise() {
         let sure = |l: &str| detect(&serde_json::from_str(l).unwrap());
-        assert_eq!(sure(r#"{"type":"init","timestamp":"t","session_id":"s","model":"m"}"#), Confidence::Sure);
-        assert_eq!(sure(r#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#), Confidence::No);
-        assert_eq!(sure(r#"{"type":"tool_use","tool_name":"Bash","tool_id":"b","parameters":{}}"#), Confidence::Sure);
+        assert_eq!(
+            sure(r#"{"type":"init","timestamp":"t","session_id":"s","model":"m"}"#),
+            Confidence::Sure
+        );
+        assert_eq!(
+            sure(r#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#),
+            Confidence::No
+        );
+        assert_eq!(
+            sure(r#"{"type":"tool_use","tool_name":"Bash","tool_id":"b","parameters":{}}"#),
+            Confidence::Sure
+        );
         assert_eq!(sure(r#"{"type":"result","subtype":"success","result":"x"}"#), Confidence::No);
-        assert_eq!(sure(r#"{"type":"result","status":"success","stats":{"total_tokens":1}}"#), Confidence::Sure);
-        assert_eq!(sure(r#"{"type":"message","role":"assistant","content":[{"type":"text"}]}"#), Confidence::No);
+        assert_eq!(
+            sure(r#"{"type":"result","status":"success","stats":{"total_tokens":1}}"#),
+            Confidence::Sure
+        );
+        assert_eq!(
+            sure(r#"{"type":"message","role":"assistant","content":[{"type":"text"}]}"#),
+            Confidence::No
+        );
     }
 
     #[test]
@@ -221,7 +254,10 @@ mod tests {
             r#"{"type":"tool_result","timestamp":"t","tool_id":"x","status":"error","error":{"type":"FILE_NOT_FOUND","message":"no such file"}}"#,
             "t",
         );
-        assert_eq!(out, vec![Entry::tool_result("t", "x", None, "no such file (FILE_NOT_FOUND)", true)]);
+        assert_eq!(
+            out,
+            vec![Entry::tool_result("t", "x", None, "no such file (FILE_NOT_FOUND)", true)]
+        );
         let out = parse_line(
             r#"{"type":"result","timestamp":"t","status":"error","error":{"type":"API","message":"quota"},"stats":{"input_tokens":5,"output_tokens":2,"cached":1}}"#,
             "t",

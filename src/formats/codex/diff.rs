@@ -33,7 +33,11 @@ impl Budget {
     /// Adds the truncation notice if lines were left out.
     pub(super) fn finish(self, ts: &str, out: &mut Vec<Entry>) {
         if self.dropped > 0 {
-            out.push(Entry::diff(ts, "truncation", format!("… {} more diff lines not shown", self.dropped)));
+            out.push(Entry::diff(
+                ts,
+                "truncation",
+                format!("… {} more diff lines not shown", self.dropped),
+            ));
         }
     }
 }
@@ -66,9 +70,16 @@ pub(super) fn unified(text: &str, ts: &str, budget: &mut Budget, out: &mut Vec<E
 /// headers `p (add|update|delete)`, `*** Move to: q` a header `q (moved)`.
 pub(super) fn envelope(patch: &str, ts: &str, budget: &mut Budget, out: &mut Vec<Entry>) {
     for line in patch.lines() {
-        let header = [("*** Add File: ", "add"), ("*** Update File: ", "update"), ("*** Delete File: ", "delete"), ("*** Move to: ", "moved")]
-            .iter()
-            .find_map(|(prefix, kind)| line.strip_prefix(prefix).map(|p| format!("{} ({kind})", p.trim())));
+        let header = [
+            ("*** Add File: ", "add"),
+            ("*** Update File: ", "update"),
+            ("*** Delete File: ", "delete"),
+            ("*** Move to: ", "moved"),
+        ]
+        .iter()
+        .find_map(|(prefix, kind)| {
+            line.strip_prefix(prefix).map(|p| format!("{} ({kind})", p.trim()))
+        });
         if let Some(h) = header {
             budget.push(ts, "file_header", &h, out);
         } else if line.starts_with("*** ") {
@@ -128,8 +139,12 @@ pub(super) fn patches_in(input: &Value) -> Vec<String> {
     fn walk(v: &Value, depth: usize) -> Vec<String> {
         match v {
             Value::String(s) => find_patches(s),
-            Value::Array(a) if depth > 0 => a.iter().map(|x| walk(x, depth - 1)).find(|p| !p.is_empty()).unwrap_or_default(),
-            Value::Object(m) if depth > 0 => m.values().map(|x| walk(x, depth - 1)).find(|p| !p.is_empty()).unwrap_or_default(),
+            Value::Array(a) if depth > 0 => {
+                a.iter().map(|x| walk(x, depth - 1)).find(|p| !p.is_empty()).unwrap_or_default()
+            }
+            Value::Object(m) if depth > 0 => {
+                m.values().map(|x| walk(x, depth - 1)).find(|p| !p.is_empty()).unwrap_or_default()
+            }
             _ => Vec::new(),
         }
     }
@@ -172,7 +187,11 @@ pub(super) fn change_names(changes: &Value) -> Vec<String> {
         .flatten()
         .map(|(path, change)| {
             let kind = match type_of(change) {
-                "" => change.as_object().and_then(|m| m.keys().next()).map(String::as_str).unwrap_or("change"),
+                "" => change
+                    .as_object()
+                    .and_then(|m| m.keys().next())
+                    .map(String::as_str)
+                    .unwrap_or("change"),
                 t => t,
             };
             format!("{path} ({kind})")

@@ -10,7 +10,8 @@
 
 use super::exec::{error_message, phase_channel};
 use super::{
-    command_text, diff, first_sighting, key, object, result_entry, rollout, tool_result, unknown, State, Usage,
+    command_text, diff, first_sighting, key, object, result_entry, rollout, tool_result, unknown,
+    State, Usage,
 };
 use crate::entry::Entry;
 use crate::formats::common::{self, bool_of, content_text, nonempty_str, path, str_of, type_of};
@@ -22,13 +23,26 @@ pub(super) enum Source {
     Rollout,
 }
 
-pub(super) fn parse(msg: &Value, src: Source, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub(super) fn parse(
+    msg: &Value,
+    src: Source,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let ty = type_of(msg);
     let rollout = src == Source::Rollout;
     match ty {
         "agent_message" | "agent_reasoning" | "agent_reasoning_raw_content" | "user_message" => {
-            let text = str_of(msg, if ty == "agent_reasoning" || ty == "agent_reasoning_raw_content" { "text" } else { "message" })
-                .unwrap_or("");
+            let text = str_of(
+                msg,
+                if ty == "agent_reasoning" || ty == "agent_reasoning_raw_content" {
+                    "text"
+                } else {
+                    "message"
+                },
+            )
+            .unwrap_or("");
             let entry = match ty {
                 "agent_message" => {
                     let mut e = Entry::assistant(ts, text);
@@ -60,8 +74,12 @@ pub(super) fn parse(msg: &Value, src: Source, ts: &str, mut state: Option<&mut S
                 out.push(entry);
             }
         }
-        "agent_message_delta" | "agent_message_content_delta" | "agent_reasoning_delta" | "reasoning_content_delta"
-        | "agent_reasoning_raw_content_delta" | "reasoning_raw_content_delta" => {
+        "agent_message_delta"
+        | "agent_message_content_delta"
+        | "agent_reasoning_delta"
+        | "reasoning_content_delta"
+        | "agent_reasoning_raw_content_delta"
+        | "reasoning_raw_content_delta" => {
             let delta = str_of(msg, "delta").unwrap_or("");
             if delta.is_empty() {
                 return;
@@ -78,32 +96,51 @@ pub(super) fn parse(msg: &Value, src: Source, ts: &str, mut state: Option<&mut S
                 };
                 buf.push(delta);
             }
-            out.push(if is_message { Entry::assistant_delta(ts, delta) } else { thinking(ts, delta, raw, true) });
+            out.push(if is_message {
+                Entry::assistant_delta(ts, delta)
+            } else {
+                thinking(ts, delta, raw, true)
+            });
         }
         // A paragraph break between reasoning summaries: nothing to show.
         "agent_reasoning_section_break" => {}
-        "exec_command_begin" | "exec_command_end" | "patch_apply_begin" | "patch_apply_end" | "mcp_tool_call_begin"
-        | "mcp_tool_call_end" | "web_search_begin" | "web_search_end" | "view_image_tool_call" => {
-            tool_event(msg, ty, rollout, ts, state, out)
-        }
+        "exec_command_begin"
+        | "exec_command_end"
+        | "patch_apply_begin"
+        | "patch_apply_end"
+        | "mcp_tool_call_begin"
+        | "mcp_tool_call_end"
+        | "web_search_begin"
+        | "web_search_end"
+        | "view_image_tool_call" => tool_event(msg, ty, rollout, ts, state, out),
         // Output chunks (base64): the end event carries the complete stdout/stderr.
         "exec_command_output_delta" | "terminal_interaction" => {}
         "token_count" => token_count(msg, ts, state, out),
         "task_started" | "turn_started" => out.push(Entry::system(ts, "turn started")),
         "task_complete" | "turn_complete" => {
             let usage = state.as_deref().and_then(|s| s.usage).unwrap_or_default();
-            out.push(result_entry(ts, str_of(msg, "last_agent_message").unwrap_or(""), usage, false, Vec::new()));
+            out.push(result_entry(
+                ts,
+                str_of(msg, "last_agent_message").unwrap_or(""),
+                usage,
+                false,
+                Vec::new(),
+            ));
         }
         "turn_aborted" => {
             let reason = nonempty_str(msg, "reason").unwrap_or("unknown reason");
             out.push(Entry::system(ts, format!("turn aborted: {reason}")));
         }
         "error" | "stream_error" => {
-            let text = error_message(msg.get("message")).unwrap_or_else(|| "codex error (no message)".to_owned());
+            let text = error_message(msg.get("message"))
+                .unwrap_or_else(|| "codex error (no message)".to_owned());
             out.push(Entry::stderr(ts, text));
         }
-        "warning" => out.push(Entry::system(ts, format!("warning: {}", str_of(msg, "message").unwrap_or("")))),
-        "background_event" => out.push(Entry::system(ts, str_of(msg, "message").unwrap_or("background event"))),
+        "warning" => out
+            .push(Entry::system(ts, format!("warning: {}", str_of(msg, "message").unwrap_or("")))),
+        "background_event" => {
+            out.push(Entry::system(ts, str_of(msg, "message").unwrap_or("background event")))
+        }
         "plan_update" => out.push(Entry::system(ts, plan_text(msg))),
         "turn_diff" => {
             // The turn's aggregated diff repeats the patch_apply_begin changes: one line.
@@ -112,15 +149,25 @@ pub(super) fn parse(msg: &Value, src: Source, ts: &str, mut state: Option<&mut S
                 .lines()
                 .filter_map(|l| l.strip_prefix("+++ b/").or_else(|| l.strip_prefix("+++ ")))
                 .collect();
-            out.push(Entry::system(ts, format!("turn diff: {} file(s) changed {}", files.len(), files.join(", "))));
+            out.push(Entry::system(
+                ts,
+                format!("turn diff: {} file(s) changed {}", files.len(), files.join(", ")),
+            ));
         }
         "exec_approval_request" => out.push(Entry::system(
             ts,
-            format!("approval requested to run: {}{}", command_text(msg.get("command")), reason_suffix(msg)),
+            format!(
+                "approval requested to run: {}{}",
+                command_text(msg.get("command")),
+                reason_suffix(msg)
+            ),
         )),
         "apply_patch_approval_request" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
-            out.push(Entry::system(ts, format!("approval requested to patch: {}{}", files.join(", "), reason_suffix(msg))));
+            out.push(Entry::system(
+                ts,
+                format!("approval requested to patch: {}{}", files.join(", "), reason_suffix(msg)),
+            ));
         }
         "session_configured" => out.push(Entry::init(
             ts,
@@ -139,8 +186,12 @@ pub(super) fn parse(msg: &Value, src: Source, ts: &str, mut state: Option<&mut S
             None => out.push(unknown(ts, "event: raw_response_item", msg)),
         },
         // Replies to UI requests and session bookkeeping: not transcript content.
-        "shutdown_complete" | "conversation_path" | "get_history_entry_response" | "mcp_list_tools_response"
-        | "list_custom_prompts_response" | "list_skills_response" => {}
+        "shutdown_complete"
+        | "conversation_path"
+        | "get_history_entry_response"
+        | "mcp_list_tools_response"
+        | "list_custom_prompts_response"
+        | "list_skills_response" => {}
         _ => out.push(unknown(ts, &format!("event: {}", common::event_name(msg)), msg)),
     }
 }
@@ -177,7 +228,14 @@ fn reason_suffix(msg: &Value) -> String {
     nonempty_str(msg, "reason").map(|r| format!(" ({r})")).unwrap_or_default()
 }
 
-fn tool_event(msg: &Value, ty: &str, rollout: bool, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+fn tool_event(
+    msg: &Value,
+    ty: &str,
+    rollout: bool,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     // In a rollout these repeat the response_item function_call / function_call_output of
     // the same call_id: stateless shows nothing, stateful the first copy only.
     if rollout && state.is_none() {
@@ -232,10 +290,13 @@ fn call_of(msg: &Value, ty: &str) -> (String, Value) {
             let server = str_of(inv, "server").unwrap_or("");
             let tool = str_of(inv, "tool").unwrap_or("tool");
             let name = if server.is_empty() { tool.to_owned() } else { format!("{server}.{tool}") };
-            let args = inv.get("arguments").filter(|a| !a.is_null()).cloned().unwrap_or_else(|| json!({}));
+            let args =
+                inv.get("arguments").filter(|a| !a.is_null()).cloned().unwrap_or_else(|| json!({}));
             (name, args)
         }
-        "view_image_tool_call" => ("view_image".to_owned(), object(&[("path", msg.get("path").cloned())])),
+        "view_image_tool_call" => {
+            ("view_image".to_owned(), object(&[("path", msg.get("path").cloned())]))
+        }
         _ => ("web_search".to_owned(), object(&[("query", msg.get("query").cloned())])),
     }
 }
@@ -249,8 +310,14 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
             let mut text = match nonempty_str(msg, "aggregated_output") {
                 Some(a) => a.trim_end().to_owned(),
                 None => {
-                    let (o, e) = (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
-                    [o.trim_end(), e.trim_end()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join("\n")
+                    let (o, e) =
+                        (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
+                    [o.trim_end(), e.trim_end()]
+                        .iter()
+                        .filter(|s| !s.is_empty())
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("\n")
                 }
             };
             if code != 0 {
@@ -266,26 +333,47 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
         }
         "patch_apply_end" => {
             let (o, e) = (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
-            let text = [o.trim_end(), e.trim_end()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join("\n");
+            let text = [o.trim_end(), e.trim_end()]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
             let ok = msg.get("success").and_then(Value::as_bool).unwrap_or(true);
-            (if text.is_empty() { if ok { "patch applied" } else { "patch failed" }.to_owned() } else { text }, !ok, duration)
+            (
+                if text.is_empty() {
+                    if ok { "patch applied" } else { "patch failed" }.to_owned()
+                } else {
+                    text
+                },
+                !ok,
+                duration,
+            )
         }
         "mcp_tool_call_end" => {
             let result = msg.get("result").unwrap_or(&Value::Null);
             if let Some(err) = result.get("Err") {
-                return (error_message(Some(err)).unwrap_or_else(|| "tool failed".to_owned()), true, duration);
+                return (
+                    error_message(Some(err)).unwrap_or_else(|| "tool failed".to_owned()),
+                    true,
+                    duration,
+                );
             }
             let ok = result.get("Ok").unwrap_or(result);
             let mut text = ok.get("content").map(content_text).unwrap_or_default();
             if text.is_empty() {
-                if let Some(sc) = ok.get("structuredContent").or_else(|| ok.get("structured_content")) {
+                if let Some(sc) =
+                    ok.get("structuredContent").or_else(|| ok.get("structured_content"))
+                {
                     text = common::compact_json(sc);
                 }
             }
             let is_error = bool_of(ok, "isError") || bool_of(ok, "is_error");
             (if text.is_empty() { "(no output)".to_owned() } else { text }, is_error, duration)
         }
-        "web_search_end" => (format!("searched: {}", str_of(msg, "query").unwrap_or("")), false, duration),
+        "web_search_end" => {
+            (format!("searched: {}", str_of(msg, "query").unwrap_or("")), false, duration)
+        }
         _ => (String::new(), false, duration),
     }
 }

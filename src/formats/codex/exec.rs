@@ -20,7 +20,13 @@ enum Phase {
     Completed,
 }
 
-pub(super) fn parse(v: &Value, ty: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub(super) fn parse(
+    v: &Value,
+    ty: &str,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     match ty {
         "thread.started" => out.push(Entry::init(
             ts,
@@ -39,7 +45,10 @@ pub(super) fn parse(v: &Value, ty: &str, ts: &str, state: Option<&mut State>, ou
         }
         "error" => {
             let msg = error_message(v.get("message")).or_else(|| error_message(v.get("error")));
-            out.push(Entry::stderr(ts, msg.unwrap_or_else(|| "codex error (no message)".to_owned())));
+            out.push(Entry::stderr(
+                ts,
+                msg.unwrap_or_else(|| "codex error (no message)".to_owned()),
+            ));
         }
         "item.started" | "item.updated" | "item.completed" => {
             let phase = match ty {
@@ -67,7 +76,14 @@ pub(super) fn parse(v: &Value, ty: &str, ts: &str, state: Option<&mut State>, ou
     }
 }
 
-fn parse_item(item: &Value, ty: &str, phase: Phase, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+fn parse_item(
+    item: &Value,
+    ty: &str,
+    phase: Phase,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let id = str_of(item, "id").unwrap_or("");
     let item_ty = type_of(item);
     match item_ty {
@@ -113,12 +129,24 @@ fn parse_item(item: &Value, ty: &str, phase: Phase, ts: &str, mut state: Option<
                 out.push(Entry::system(ts, text));
             }
         }
-        "command_execution" | "file_change" | "mcp_tool_call" | "collab_tool_call" | "web_search" => tool_item(item, item_ty, phase, ts, state, out),
-        _ => out.push(unknown(ts, &format!("{ty}: {}", if item_ty.is_empty() { "untyped item" } else { item_ty }), item)),
+        "command_execution" | "file_change" | "mcp_tool_call" | "collab_tool_call"
+        | "web_search" => tool_item(item, item_ty, phase, ts, state, out),
+        _ => out.push(unknown(
+            ts,
+            &format!("{ty}: {}", if item_ty.is_empty() { "untyped item" } else { item_ty }),
+            item,
+        )),
     }
 }
 
-fn tool_item(item: &Value, item_ty: &str, phase: Phase, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+fn tool_item(
+    item: &Value,
+    item_ty: &str,
+    phase: Phase,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let (name, input) = call_of(item, item_ty);
     let id = match nonempty_str(item, "id") {
         Some(id) => id.to_owned(),
@@ -150,7 +178,10 @@ fn tool_item(item: &Value, item_ty: &str, phase: Phase, ts: &str, mut state: Opt
 /// The tool name and input a tool-like item is shown with.
 fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
     match item_ty {
-        "command_execution" => ("command_execution".to_owned(), json!({ "command": str_of(item, "command").unwrap_or("") })),
+        "command_execution" => (
+            "command_execution".to_owned(),
+            json!({ "command": str_of(item, "command").unwrap_or("") }),
+        ),
         "file_change" => {
             let changes: Vec<Value> = changes_of(item)
                 .map(|(path, kind)| json!({ "path": path, "kind": kind }))
@@ -202,7 +233,8 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             (text, failed || exit.is_some_and(|c| c != 0))
         }
         "file_change" => {
-            let mut lines: Vec<String> = changes_of(item).map(|(p, k)| format!("{k} {p}")).collect();
+            let mut lines: Vec<String> =
+                changes_of(item).map(|(p, k)| format!("{k} {p}")).collect();
             if failed {
                 lines.insert(0, format!("patch {status}"));
             }
@@ -214,13 +246,17 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
                 return (error_message(Some(e)).unwrap_or_else(|| "tool failed".to_owned()), true);
             }
             let result = item.get("result").filter(|r| !r.is_null());
-            let mut text = result.and_then(|r| r.get("content")).map(content_text).unwrap_or_default();
+            let mut text =
+                result.and_then(|r| r.get("content")).map(content_text).unwrap_or_default();
             if text.is_empty() {
-                if let Some(sc) = result.and_then(|r| r.get("structured_content")).filter(|s| !s.is_null()) {
+                if let Some(sc) =
+                    result.and_then(|r| r.get("structured_content")).filter(|s| !s.is_null())
+                {
                     text = common::compact_json(sc);
                 }
             }
-            let is_error = failed || result.is_some_and(|r| bool_of(r, "is_error") || bool_of(r, "isError"));
+            let is_error =
+                failed || result.is_some_and(|r| bool_of(r, "is_error") || bool_of(r, "isError"));
             (if text.is_empty() { format!("({status})") } else { text }, is_error)
         }
         "collab_tool_call" => {

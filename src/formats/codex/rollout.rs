@@ -16,7 +16,13 @@ use serde_json::{json, Value};
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
 const MAX_CONTEXT_CHARS: usize = 500;
 
-pub(super) fn parse(v: &Value, ty: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub(super) fn parse(
+    v: &Value,
+    ty: &str,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let payload = v.get("payload").unwrap_or(&Value::Null);
     match ty {
         "session_meta" => session_meta(payload, ts, out),
@@ -42,7 +48,12 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
     let id = nonempty_str(m, "id").or_else(|| nonempty_str(m, "session_id")).unwrap_or("");
     out.push(Entry::init(ts, nonempty_str(m, "model").unwrap_or("codex"), id));
     let mut parts = Vec::new();
-    for (label, k) in [("originator", "originator"), ("cli", "cli_version"), ("provider", "model_provider"), ("cwd", "cwd")] {
+    for (label, k) in [
+        ("originator", "originator"),
+        ("cli", "cli_version"),
+        ("provider", "model_provider"),
+        ("cwd", "cwd"),
+    ] {
         if let Some(s) = nonempty_str(m, k) {
             parts.push(format!("{label} {s}"));
         }
@@ -61,12 +72,16 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
 fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let Some(st) = state else { return };
     let mut parts = Vec::new();
-    for (label, k) in [("model", "model"), ("effort", "effort"), ("approval", "approval_policy"), ("cwd", "cwd")] {
+    for (label, k) in
+        [("model", "model"), ("effort", "effort"), ("approval", "approval_policy"), ("cwd", "cwd")]
+    {
         if let Some(s) = nonempty_str(p, k) {
             parts.push(format!("{label} {s}"));
         }
     }
-    if let Some(mode) = p.get("sandbox_policy").and_then(|s| str_of(s, "mode").or_else(|| s.as_str())) {
+    if let Some(mode) =
+        p.get("sandbox_policy").and_then(|s| str_of(s, "mode").or_else(|| s.as_str()))
+    {
         parts.push(format!("sandbox {mode}"));
     }
     let text = format!("turn settings: {}", parts.join(" · "));
@@ -77,7 +92,12 @@ fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<En
     }
 }
 
-pub(super) fn response_item(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub(super) fn response_item(
+    p: &Value,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let ty = type_of(p);
     match ty {
         "message" => message(p, ts, state, out),
@@ -86,8 +106,14 @@ pub(super) fn response_item(p: &Value, ts: &str, mut state: Option<&mut State>, 
             for (field, raw) in parts {
                 for block in p.get(field).and_then(Value::as_array).into_iter().flatten() {
                     let text = str_of(block, "text").unwrap_or("");
-                    let tag = dup_tag(if raw { "agent_reasoning_raw_content" } else { "agent_reasoning" });
-                    if !text.trim().is_empty() && first_sighting(&mut state, key(tag, text)) != Some(false) {
+                    let tag = dup_tag(if raw {
+                        "agent_reasoning_raw_content"
+                    } else {
+                        "agent_reasoning"
+                    });
+                    if !text.trim().is_empty()
+                        && first_sighting(&mut state, key(tag, text)) != Some(false)
+                    {
                         out.push(thinking(ts, text, raw, false));
                     }
                 }
@@ -108,7 +134,8 @@ pub(super) fn response_item(p: &Value, ts: &str, mut state: Option<&mut State>, 
             }
             budget.finish(ts, out);
             // A web search item is complete when recorded: its result is the search itself.
-            if let (Some(id), "web_search_call", Some("completed")) = (&id, ty, str_of(p, "status")) {
+            if let (Some(id), "web_search_call", Some("completed")) = (&id, ty, str_of(p, "status"))
+            {
                 let action = p.get("action").map(action_text).unwrap_or_default();
                 out.push(tool_result(ts, id, Some(&name), action, false, None));
             }
@@ -118,13 +145,18 @@ pub(super) fn response_item(p: &Value, ts: &str, mut state: Option<&mut State>, 
             if first_sighting(&mut state, key("result", &id)) == Some(false) {
                 return;
             }
-            let (content, is_error, duration) = output_of(p.get("output").or_else(|| p.get("result")));
+            let (content, is_error, duration) =
+                output_of(p.get("output").or_else(|| p.get("result")));
             out.push(tool_result(ts, &id, None, content, is_error, duration));
         }
         // Git snapshots the harness takes for /undo: not conversation content.
         "ghost_snapshot" => {}
         "compaction" | "compaction_summary" => out.push(Entry::system(ts, "context compacted")),
-        _ => out.push(unknown(ts, &format!("response_item: {}", if ty.is_empty() { "untyped" } else { ty }), p)),
+        _ => out.push(unknown(
+            ts,
+            &format!("response_item: {}", if ty.is_empty() { "untyped" } else { ty }),
+            p,
+        )),
     }
 }
 
@@ -185,7 +217,8 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
     };
     match v {
         Value::Object(_) => {
-            let body = v.get("output").or_else(|| v.get("content")).map(content_text).unwrap_or_default();
+            let body =
+                v.get("output").or_else(|| v.get("content")).map(content_text).unwrap_or_default();
             let meta = v.get("metadata").unwrap_or(&Value::Null);
             let code = meta.get("exit_code").and_then(Value::as_i64);
             let mut text = body.trim_end().to_owned();
@@ -195,7 +228,8 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
                 }
                 text.push_str(&format!("exit code {c}"));
             }
-            let failed = code.is_some_and(|c| c != 0) || v.get("success").and_then(Value::as_bool) == Some(false);
+            let failed = code.is_some_and(|c| c != 0)
+                || v.get("success").and_then(Value::as_bool) == Some(false);
             let duration = meta
                 .get("duration_seconds")
                 .and_then(Value::as_f64)
@@ -214,7 +248,9 @@ fn text_output_failed(s: &str) -> bool {
         let code: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
         return code.parse::<i64>().is_ok_and(|c| c != 0);
     }
-    ["patch rejected", "exec command rejected", "failed in sandbox", "execution error"].iter().any(|p| s.starts_with(p))
+    ["patch rejected", "exec command rejected", "failed in sandbox", "execution error"]
+        .iter()
+        .any(|p| s.starts_with(p))
 }
 
 fn nonempty_or(s: &str, fallback: &str) -> String {
@@ -230,8 +266,15 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
     let blocks: &[Value] = p.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
     match role {
         "assistant" => {
-            let text = blocks.iter().map(block_text).filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n");
-            if text.trim().is_empty() || first_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false) {
+            let text = blocks
+                .iter()
+                .map(block_text)
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
+            if text.trim().is_empty()
+                || first_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false)
+            {
                 return;
             }
             let mut e = with_item_id(Entry::assistant(ts, text), str_of(p, "id").unwrap_or(""));
@@ -263,7 +306,11 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
             if first_sighting(&mut state, key(dup_tag("user_message"), &text)) == Some(false) {
                 return;
             }
-            let shown = if images > 0 { format!("{text}\n[{images} image(s)]").trim().to_owned() } else { text };
+            let shown = if images > 0 {
+                format!("{text}\n[{images} image(s)]").trim().to_owned()
+            } else {
+                text
+            };
             out.push(Entry::user(ts, shown));
         }
         _ => {
@@ -282,7 +329,9 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
 
 fn block_text(b: &Value) -> String {
     match type_of(b) {
-        "input_text" | "output_text" | "text" | "summary_text" => str_of(b, "text").unwrap_or("").to_owned(),
+        "input_text" | "output_text" | "text" | "summary_text" => {
+            str_of(b, "text").unwrap_or("").to_owned()
+        }
         "input_image" => "[image]".to_owned(),
         _ => content_text(b),
     }
@@ -296,7 +345,11 @@ fn injected_context(text: &str) -> Option<String> {
         let (first, body) = t.split_once('\n').unwrap_or((t, ""));
         return Some(context_summary(first.trim_start_matches("# "), body.trim()));
     }
-    let tag: String = t.strip_prefix('<')?.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-' || *c == ' ').collect();
+    let tag: String = t
+        .strip_prefix('<')?
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-' || *c == ' ')
+        .collect();
     let tag = tag.trim();
     if tag.is_empty() || !t.ends_with(&format!("</{tag}>")) {
         return None;
@@ -318,7 +371,8 @@ fn xml_fields(inner: &str) -> Vec<String> {
         .filter_map(|l| {
             let l = l.trim();
             let name = l.strip_prefix('<')?.split('>').next()?;
-            let value = l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
+            let value =
+                l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
             Some(format!("{name} {value}"))
         })
         .collect()
@@ -362,10 +416,9 @@ pub(super) fn is_bare_response_item(v: &Value) -> bool {
         "reasoning" => v.get("summary").is_some_and(Value::is_array),
         "message" => {
             str_of(v, "role").is_some()
-                && v.get("content")
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.first())
-                    .is_some_and(|b| matches!(type_of(b), "input_text" | "output_text" | "input_image"))
+                && v.get("content").and_then(Value::as_array).and_then(|a| a.first()).is_some_and(
+                    |b| matches!(type_of(b), "input_text" | "output_text" | "input_image"),
+                )
         }
         _ => false,
     }
