@@ -220,7 +220,11 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     }
     if ty.is_empty() {
         if is_prompt_line(v) {
-            out.push(Entry::user(ts, str_of(v, "prompt").unwrap_or("")));
+            let prompt = str_of(v, "prompt").unwrap_or("");
+            if let Some(st) = state {
+                st.seen.insert(key(events::dup_tag("user_message"), prompt));
+            }
+            out.push(Entry::user(ts, prompt));
             return;
         }
         if is_settings_line(v) {

@@ -54,7 +54,11 @@ pub(super) fn parse(
                 "user_message" => Entry::user(ts, user_text(msg)),
                 _ => thinking(ts, text, ty == "agent_reasoning_raw_content", false),
             };
-            if text.trim().is_empty() && ty != "user_message" {
+            let empty = match &entry {
+                Entry::User { text, .. } => text.trim().is_empty(),
+                _ => text.trim().is_empty(),
+            };
+            if empty {
                 return;
             }
             if rollout {
@@ -68,7 +72,8 @@ pub(super) fn parse(
                 "agent_message" => st.message_deltas.covers(text),
                 "agent_reasoning" => st.reasoning_deltas.covers(text),
                 "agent_reasoning_raw_content" => st.raw_reasoning_deltas.covers(text),
-                _ => false,
+                // The legacy `{"prompt":…}` line already showed this text.
+                _ => st.seen.contains(key(dup_tag(ty), text)),
             });
             if !covered {
                 out.push(entry);

@@ -339,22 +339,20 @@ fn block_text(b: &Value) -> String {
 
 /// Harness-injected context in a user message (`<environment_context>…</environment_context>`,
 /// `<user_instructions>…`, `# AGENTS.md instructions …`): a compact system line, else `None`.
-fn injected_context(text: &str) -> Option<String> {
+pub(super) fn injected_context(text: &str) -> Option<String> {
     let t = text.trim();
     if t.starts_with("# AGENTS.md instructions") {
         let (first, body) = t.split_once('\n').unwrap_or((t, ""));
         return Some(context_summary(first.trim_start_matches("# "), body.trim()));
     }
-    let tag: String = t
-        .strip_prefix('<')?
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-' || *c == ' ')
-        .collect();
-    let tag = tag.trim();
-    if tag.is_empty() || !t.ends_with(&format!("</{tag}>")) {
+    let rest = t.strip_prefix('<')?;
+    let close = rest.find('>')?;
+    let tag = &rest[..close];
+    let tag_chars = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == ' ';
+    if tag.trim().is_empty() || !tag.chars().all(tag_chars) {
         return None;
     }
-    let inner = t[tag.len() + 2..t.len() - tag.len() - 3].trim();
+    let inner = rest[close + 1..].strip_suffix(&format!("</{tag}>"))?.trim();
     if tag == "environment_context" {
         let fields = xml_fields(inner);
         if !fields.is_empty() {

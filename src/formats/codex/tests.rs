@@ -200,6 +200,10 @@ fn injected_user_context_becomes_system() {
         "response_item",
         json!({"type":"message","role":"user","content":[{"type":"input_text","text":"<b>bold</b> is html"}]}),
     );
+    for odd in ["<a</a>", "<a>", "<tag→x</tag>", "<>x</>", "<a=1>x</a=1>"] {
+        assert!(rollout::injected_context(odd).is_none(), "{odd}");
+    }
+    assert_eq!(rollout::injected_context("<é>x</é>").as_deref(), Some("é:\nx"));
     let out = stateless(&[&env, &not_injected]);
     assert_eq!(texts(&out), ["environment: cwd /r · shell zsh", "<b>bold</b> is html"]);
     assert_eq!(kinds(&out), ["system", "user"]);
