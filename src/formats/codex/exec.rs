@@ -2,11 +2,12 @@
 //! `turn.completed` (usage), `turn.failed`, `item.started|updated|completed` with typed
 //! items, `item.plan.delta`, `request_user_input` and the top-level `error`.
 //!
-//! Tool-like items (command_execution, file_change, mcp_tool_call, collab_tool_call,
-//! web_search) become a `tool_call` on `item.started` and a `tool_result` (same id: the item
-//! id) on `item.completed`; `item.updated` shows nothing (the completed line repeats it).
-//! A stateful parser that saw no `item.started` for an id emits the missing `tool_call`
-//! right before the result, so a stream that starts mid-run still shows the command.
+//! Commands, MCP calls and collab calls become a `tool_call` on `item.started` and a
+//! `tool_result` (same id: the item id) on `item.completed`; `item.updated` shows nothing
+//! (the completed line repeats it). A stateful parser that saw no `item.started` for an id
+//! emits the missing `tool_call` right before the result, so a stream that starts mid-run
+//! still shows the command. File changes and web searches are shown whole (call, diff,
+//! result) on `item.completed`: older codex prints no started line for them.
 
 use super::{diff, first_sighting, key, object, result_entry, tool_result, unknown, State, Usage};
 use crate::entry::Entry;
