@@ -14,6 +14,10 @@
 //!   {args, result{success|failure|error{…}}}`;
 //! - `result` {subtype, is_error, duration_ms, result (all text), session_id, request_id}.
 //!
+//! Tool input is `args` without `toolCallId` (the call id again) and, for shell calls,
+//! without Cursor's parser annotations (`parsingResult`, `simpleCommands`, redirect flags,
+//! `timeoutBehavior`, …) and empty/false `workingDirectory`/`isBackground`.
+//!
 //! Both paths show complete messages; streamed chunks are `assistant` deltas only on the
 //! stateful path, which then drops the complete message that repeats them. The stateless
 //! path shows nothing for a chunk (its text arrives again in the complete message).
@@ -255,8 +259,34 @@ fn tool_input(key: &str, inner: &Value) -> Value {
             None => Value::Object(Default::default()),
         };
     }
-    inner.get("args").cloned().unwrap_or(Value::Object(Default::default()))
+    let mut args = inner.get("args").cloned().unwrap_or(Value::Object(Default::default()));
+    if let Some(map) = args.as_object_mut() {
+        // The call id again, and Cursor's own shell-parser annotations: bookkeeping, not input.
+        map.remove("toolCallId");
+        if key == "shellToolCall" {
+            for k in SHELL_BOOKKEEPING {
+                map.remove(*k);
+            }
+            for k in ["workingDirectory", "isBackground"] {
+                if map.get(k).is_some_and(|v| v == "" || v == false) {
+                    map.remove(k);
+                }
+            }
+        }
+    }
+    args
 }
+
+/// Keys of `shellToolCall.args` that describe how Cursor parsed the command, not the call.
+const SHELL_BOOKKEEPING: &[&str] = &[
+    "simpleCommands",
+    "hasInputRedirect",
+    "hasOutputRedirect",
+    "parsingResult",
+    "fileOutputThresholdBytes",
+    "skipApproval",
+    "timeoutBehavior",
+];
 
 /// Readable tool output, whether it failed, and the run time Cursor reports (ms).
 fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>) {

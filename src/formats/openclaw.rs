@@ -12,6 +12,7 @@
 //!   replace?, errorMessage, errorKind, usage, stopReason} (`schema/logs-chat.ts`); a delta's
 //!   `message` holds the whole reply so far (server-chat.ts `emitChatDelta`);
 //! - `connect.challenge`, `tick`, `health`, `presence`, `shutdown`, …
+//!
 //! Bare `agent`/`chat` payloads (a frame's `payload` logged alone) are read the same way.
 //!
 //! Mapping: the reply text is shown from the `chat` stream. Stateless: the `final` (or
@@ -52,6 +53,8 @@ struct RunText {
 #[derive(Debug, Default)]
 pub struct State {
     runs: Vec<RunText>,
+    /// The last error shown (run id, message): the lifecycle and chat streams both report it.
+    last_error: Option<(String, String)>,
 }
 
 impl State {
@@ -89,6 +92,19 @@ impl State {
             run.diverged = true;
         }
     }
+}
+
+/// An error line, once per run on the stateful path (the agent lifecycle, the agent error
+/// stream and the chat stream may all report the same failure).
+fn error_once(state: Option<&mut State>, run_id: &str, msg: &str, suffix: &str, ts: &str, out: &mut Vec<Entry>) {
+    if let Some(s) = state {
+        let key = (run_id.to_owned(), msg.to_owned());
+        if s.last_error.as_ref() == Some(&key) {
+            return;
+        }
+        s.last_error = Some(key);
+    }
+    out.push(Entry::stderr(ts, format!("error: {msg}{suffix}")));
 }
 
 pub fn detect(v: &Value) -> Confidence {
@@ -236,11 +252,14 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
                 out.push(Entry::system(ts, text));
             }
             _ => match error_text(data) {
-                Some(e) => out.push(Entry::stderr(ts, format!("error: {e}"))),
+                Some(e) => error_once(state, run_id, &e, "", ts, out),
                 None => out.push(Entry::system(ts, format!("agent run {}", if phase.is_empty() { "update" } else { phase }))),
             },
         },
-        "error" => out.push(Entry::stderr(ts, format!("error: {}", error_text(data).unwrap_or_else(|| "unknown error".into())))),
+        "error" => {
+            let e = error_text(data).unwrap_or_else(|| "unknown error".into());
+            error_once(state, run_id, &e, "", ts, out);
+        }
         _ => {
             let details = common::short_fields(data, 3);
             let name = if stream.is_empty() { "agent" } else { stream };
@@ -338,11 +357,8 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
         }
         "error" => {
             let msg = str_of(p, "errorMessage").unwrap_or("the run failed");
-            let text = match str_of(p, "errorKind") {
-                Some(k) => format!("error: {msg} ({k})"),
-                None => format!("error: {msg}"),
-            };
-            out.push(Entry::stderr(ts, text));
+            let suffix = str_of(p, "errorKind").map(|k| format!(" ({k})")).unwrap_or_default();
+            error_once(state, run_id, msg, &suffix, ts, out);
         }
         other => out.push(Entry::system(ts, format!("chat {}", if other.is_empty() { "event" } else { other }))),
     }
@@ -494,6 +510,16 @@ mod tests {
         assert!(matches!(&run(&req, None)[0], Entry::User { text, .. } if text == "do it"));
         assert_eq!(detect(&req), Confidence::Sure);
         assert_eq!(detect(&json!({"type":"event"})), Confidence::No);
+    }
+
+    #[test]
+    fn one_failure_reported_by_two_streams_is_shown_once_when_stateful() {
+        let life = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"lifecycle","data":{"phase":"error","error":"overloaded"}}});
+        let chat = json!({"type":"event","event":"chat","payload":{"runId":"r","sessionKey":"k","state":"error","errorMessage":"overloaded","errorKind":"rate_limit"}});
+        assert_eq!(run(&life, None).len() + run(&chat, None).len(), 2);
+        let mut s = State::default();
+        assert_eq!(run(&life, Some(&mut s)).len(), 1);
+        assert!(run(&chat, Some(&mut s)).is_empty());
     }
 
     #[test]

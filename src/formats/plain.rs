@@ -15,7 +15,8 @@
 //! 4. A line that is empty after cleaning gives **no entry** (it showed nothing on a
 //!    terminal either, e.g. a bare colour reset or cursor move).
 //! 5. Obvious error/warning markers (`error:`, `Error:`, `ERROR`, `fatal:`, `panic:`,
-//!    `Traceback (most recent call last)`, `warning:`, `npm ERR!`, `[stderr]` …) make a
+//!    `Traceback (most recent call last)`, `XyzError: …`, `warning:`, `npm ERR!`, `[stderr]`
+//!    …) make a
 //!    `stderr` entry; `[paperclip] …` / `[system] …` lines make a `system` entry; anything else
 //!    is `stdout` with the cleaned text.
 //!
@@ -157,9 +158,15 @@ const STDERR_MARKERS: &[(&str, bool)] = &[
 ];
 
 fn has_marker(t: &str) -> bool {
-    STDERR_MARKERS.iter().any(|(m, word)| {
+    let marked = STDERR_MARKERS.iter().any(|(m, word)| {
         t.strip_prefix(m).is_some_and(|rest| !*word || !rest.starts_with(|c: char| c.is_alphanumeric()))
-    }) || t.contains("panicked at")
+    });
+    // The last line of a Python/Java stack trace: `ZeroDivisionError: …`, `java.io.IOException: …`.
+    let first = t.split_whitespace().next().unwrap_or("");
+    let exception = first.len() > 6 && (first.ends_with("Error:") || first.ends_with("Exception:"));
+    // Python's `file.py:3: DeprecationWarning: …` and friends.
+    let py_warning = t.split_whitespace().take(3).any(|w| w.len() > 8 && w.ends_with("Warning:"));
+    marked || exception || py_warning || t.contains("panicked at") || t.starts_with("Exception in thread ")
 }
 
 /// Chooses the entry kind for a cleaned, non-blank line.
@@ -251,5 +258,7 @@ mod tests {
         assert!(matches!(&one("[paperclip] run started")[0], Entry::System { text, .. } if text == "[paperclip] run started"));
         assert!(matches!(&one("   Compiling foo v0.1.0")[0], Entry::Stdout { text, .. } if text == "   Compiling foo v0.1.0"));
         assert!(matches!(&one("an error: inside is stdout")[0], Entry::Stdout { .. }));
+        assert!(matches!(&one("ZeroDivisionError: division by zero")[0], Entry::Stderr { .. }));
+        assert!(matches!(&one("java.io.IOException: closed")[0], Entry::Stderr { .. }));
     }
 }

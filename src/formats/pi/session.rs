@@ -142,7 +142,11 @@ pub fn stop_notice(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     let reason = str_of(m, "stopReason").unwrap_or("");
     let msg = str_of(m, "errorMessage").filter(|s| !s.is_empty());
     match (reason, msg) {
-        ("aborted", msg) => out.push(Entry::system(ts, format!("request aborted{}", msg.map(|m| format!(": {m}")).unwrap_or_default()))),
+        ("aborted", msg) => {
+            // pi's own wording ("Request was aborted.") says nothing more than the notice.
+            let detail = msg.filter(|m| !m.starts_with("Request was aborted")).map(|m| format!(": {m}"));
+            out.push(Entry::system(ts, format!("request aborted{}", detail.unwrap_or_default())));
+        }
         (_, Some(msg)) => out.push(Entry::stderr(ts, format!("error: {msg}"))),
         ("error", None) => out.push(Entry::stderr(ts, "error: the model request failed")),
         _ => {}
@@ -196,7 +200,8 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         input_tokens: sum("input"),
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
-        cost_usd: cost,
+        // Summing binary fractions leaves noise like 0.0025399999999999997.
+        cost_usd: (cost * 1e9).round() / 1e9,
         subtype: reason.to_owned(),
         is_error: matches!(reason, "error" | "aborted"),
         errors,
