@@ -326,8 +326,11 @@ fn readable(body: &Value) -> String {
                 return parts.join("\n");
             }
             for k in ["content", "output", "text", "message", "errorMessage", "error", "resultForModel", "diffString"] {
-                if let Some(s) = str_of(body, k) {
-                    return s.to_owned();
+                match body.get(k) {
+                    Some(Value::String(s)) => return s.clone(),
+                    // MCP results: `content` is a list of text/image blocks.
+                    Some(blocks @ Value::Array(_)) => return common::content_text(blocks),
+                    _ => {}
                 }
             }
             if let Some(p) = str_of(body, "path") {

@@ -131,10 +131,15 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let content = if is_error {
         str_of(st, "error").map(str::to_owned).unwrap_or_else(|| "tool failed".to_owned())
     } else {
-        match st.get("output") {
+        let output = match st.get("output") {
             Some(Value::String(s)) => s.clone(),
             Some(other) => common::content_text(other),
             None => String::new(),
+        };
+        if output.is_empty() {
+            "(no output)".to_owned()
+        } else {
+            output
         }
     };
     let mut result = Entry::tool_result(ts, id, Some(name.to_owned()), content, is_error);
