@@ -5,16 +5,18 @@
 //! 1. Lines the Paperclip OpenClaw gateway adapter writes (`[openclaw-gateway:event] run=…
 //!    stream=… data={…}` and `[openclaw-gateway] …`) are handed to
 //!    [`super::openclaw::parse_log_line`], so that adapter's transcript is readable.
-//! 2. Terminal escape sequences are removed by a small state machine ([`strip_ansi`]): CSI
+//! 2. A one-line JSON array of objects (buffered `--output-format json` output, e.g. Qwen
+//!    Code's) is read element by element as JSON lines, so it never shows as raw JSON.
+//! 3. Terminal escape sequences are removed by a small state machine ([`strip_ansi`]): CSI
 //!    (`ESC [ … final`, incl. SGR colours), OSC (`ESC ] … BEL` or `ESC ] … ESC \`), DCS/SOS/
 //!    PM/APC strings, two-byte escapes (`ESC 7`, `ESC (B`, …), their 8-bit C1 forms, and a
 //!    lone `ESC`. Backspace erases the previous character; other control characters except
 //!    tab are dropped.
-//! 3. Carriage-return overwrites (progress bars): only the text after the last `\r` that is
+//! 4. Carriage-return overwrites (progress bars): only the text after the last `\r` that is
 //!    followed by something visible is kept, as a terminal would show it.
-//! 4. A line that is empty after cleaning gives **no entry** (it showed nothing on a
+//! 5. A line that is empty after cleaning gives **no entry** (it showed nothing on a
 //!    terminal either, e.g. a bare colour reset or cursor move).
-//! 5. Obvious error/warning markers (`error:`, `Error:`, `ERROR`, `fatal:`, `panic:`,
+//! 6. Obvious error/warning markers (`error:`, `Error:`, `ERROR`, `fatal:`, `panic:`,
 //!    `Traceback (most recent call last)`, `XyzError: …`, `warning:`, `npm ERR!`, `[stderr]`
 //!    …) make a
 //!    `stderr` entry; `[paperclip] …` / `[system] …` lines make a `system` entry; anything else
@@ -30,11 +32,35 @@ pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
     if line.trim_start().starts_with("[openclaw-gateway") && super::openclaw::parse_log_line(line, ts, out) {
         return;
     }
+    if json_array(line, ts, out) {
+        return;
+    }
     let cleaned = clean(line);
     if cleaned.trim().is_empty() {
         return;
     }
     out.push(classify(ts, cleaned));
+}
+
+/// A one-line JSON array of objects (the buffered `--output-format json` of Qwen Code and
+/// similar CLIs prints every message in one array): each element is read as its own JSON
+/// line would be, stateless. False for anything else (then it is ordinary text).
+fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
+    let t = line.trim();
+    if !(t.starts_with('[') && t.ends_with(']') && t.contains('{')) {
+        return false;
+    }
+    let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(t) else { return false };
+    if items.is_empty() || !items.iter().all(serde_json::Value::is_object) {
+        return false;
+    }
+    for item in &items {
+        match super::detect_json(item) {
+            Some((format, _)) => super::parse_json(format, item, "", ts, None, out),
+            None => out.push(super::common::unknown_event(ts, "", item)),
+        }
+    }
+    true
 }
 
 /// Escape sequences stripped, carriage-return overwrites resolved, trailing blanks removed.
@@ -152,6 +178,10 @@ const STDERR_MARKERS: &[(&str, bool)] = &[
     ("warning:", false),
     ("Warning:", false),
     ("WARNING", true),
+    ("[ERROR]", false),
+    ("[FATAL]", false),
+    ("[WARN]", false),
+    ("[WARNING]", false),
     ("npm ERR!", false),
     ("npm error", true),
     ("npm warn", true),
@@ -236,6 +266,15 @@ mod tests {
         assert_eq!(clean("  10%\r  55%\r 100% done"), " 100% done");
         assert_eq!(clean("done\r"), "done");
         assert_eq!(clean("\x1b[2K\rDownloading\x1b[0m\r\x1b[2K\rInstalled"), "Installed");
+    }
+
+    #[test]
+    fn json_arrays_of_objects_are_read_element_by_element() {
+        let out = one(r#"[{"type":"zzz_unknown","a":"b"},{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}]"#);
+        assert_eq!(out.len(), 2);
+        assert!(matches!(&out[1], Entry::System { text, .. } if text == "step started"));
+        assert!(matches!(&one("[1, 2, 3]")[0], Entry::Stdout { .. }));
+        assert!(matches!(&one("[ERROR] {boom}")[0], Entry::Stderr { .. }));
     }
 
     #[test]
