@@ -106,8 +106,10 @@ pub fn detect(v: &Value) -> Confidence {
             match str_of(m, "role") {
                 Some("toolResult" | "bashExecution" | "branchSummary" | "compactionSummary") => Confidence::Sure,
                 Some("assistant") if m.get("stopReason").is_some() || m.get("api").is_some() => Confidence::Sure,
-                Some(_) => Confidence::Maybe,
-                None => Confidence::No,
+                // pi stamps every message; Goose's `{type:"message", message:{id, role,
+                // created, content}}` (its stream-json) has `created` instead.
+                Some(_) if m.get("timestamp").is_some() && m.get("created").is_none() => Confidence::Maybe,
+                _ => Confidence::No,
             }
         }
         _ => Confidence::No,
@@ -338,6 +340,10 @@ mod tests {
         let head = json!({"type":"session","id":"s1","cwd":"/x","provider":"anthropic","modelId":"claude"});
         assert_eq!(detect(&head), Confidence::Sure);
         assert!(matches!(&run(&head, None)[0], Entry::Init { model, session_id, .. } if model == "anthropic/claude" && session_id == "s1"));
+        let plain = json!({"type":"message","message":{"role":"assistant","content":"just text","timestamp":1}});
+        assert!(matches!(&run(&plain, None)[0], Entry::Assistant { text, .. } if text == "just text"));
+        let goose = json!({"type":"message","message":{"id":"m","role":"assistant","created":1,"content":[]}});
+        assert_eq!(detect(&goose), Confidence::No);
         let call = json!({"type":"message","message":{"role":"assistant","api":"x","content":[{"type":"toolCall","id":"c","name":"read","arguments":{}}]}});
         assert!(matches!(&run(&call, None)[0], Entry::ToolCall { .. }));
         let bash = json!({"type":"message","message":{"role":"bashExecution","command":"ls","output":"a","exitCode":2,"cancelled":false,"timestamp":7}});

@@ -94,15 +94,12 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
             for block in blocks(m) {
                 match type_of(block) {
                     "text" => push_text(block, "text", ts, false, out),
+                    _ if block.is_string() => push_text(block, "text", ts, false, out),
                     "thinking" => push_text(block, "thinking", ts, true, out),
                     "toolCall" if with_tool_calls => out.push(tool_call(block, ts)),
                     "toolCall" => {}
-                    _ => {
-                        let t = common::content_text(block);
-                        if !t.is_empty() {
-                            out.push(Entry::assistant(ts, t));
-                        }
-                    }
+                    "image" => out.push(Entry::assistant(ts, common::content_text(block))),
+                    other => out.push(Entry::system(ts, format!("pi: {} content block not shown", if other.is_empty() { "untyped" } else { other }))),
                 }
             }
             stop_notice(m, ts, out);
