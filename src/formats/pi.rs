@@ -53,7 +53,13 @@ impl State {
     fn add(&mut self, thinking: bool, index: u64, delta: &str) {
         self.bytes += delta.len();
         if self.bytes > MAX_STREAMED_BYTES {
+            // Past the cap nothing more is kept; message_end then shows its text whole.
             self.overflow = true;
+            self.text.clear();
+            self.thinking.clear();
+        }
+        if self.overflow {
+            return;
         }
         let list = if thinking { &mut self.thinking } else { &mut self.text };
         if let Some(pos) = list.iter().position(|(i, _)| *i == index) {
