@@ -19,7 +19,8 @@
 //! `timeoutBehavior`, …) and empty/false `workingDirectory`/`isBackground`.
 //!
 //! Both paths show complete messages; streamed chunks are `assistant` deltas only on the
-//! stateful path, which then drops the complete message that repeats them. The stateless
+//! stateful path, which then drops the complete message that repeats them (or adds only the
+//! tail the chunks missed). The stateless
 //! path shows nothing for a chunk (its text arrives again in the complete message).
 //! Thinking has no complete repeat, so its deltas are shown on both paths; `completed` is an
 //! empty thinking delta with `lifecycle: "completed"`.
@@ -59,14 +60,22 @@ impl State {
         self.streamed_all.push_str(text);
     }
 
-    /// Whether a complete message only repeats what was streamed (and forgets the chunks).
-    fn repeats_stream(&mut self, text: &str, is_final: bool) -> bool {
+    /// What of a complete message the chunks have not shown yet: `None` if it only repeats
+    /// them, `Some(tail)` if it extends them, `Some(whole)` otherwise. Forgets the chunks.
+    fn unshown<'a>(&mut self, text: &'a str, is_final: bool) -> Option<(&'a str, bool)> {
         let t = text.trim();
-        let repeat = !self.overflow
-            && ((!self.streamed.is_empty() && self.streamed.trim() == t)
-                || (is_final && !self.streamed_all.is_empty() && self.streamed_all.trim() == t));
-        self.streamed.clear();
-        repeat
+        let streamed = std::mem::take(&mut self.streamed);
+        if self.overflow || t.is_empty() {
+            return (!t.is_empty()).then_some((text, false));
+        }
+        let all = self.streamed_all.trim();
+        if (!streamed.is_empty() && streamed.trim() == t) || (is_final && !all.is_empty() && all == t) {
+            return None;
+        }
+        match text.strip_prefix(streamed.as_str()) {
+            Some(tail) if !streamed.is_empty() => (!tail.trim().is_empty()).then_some((tail, true)),
+            _ => Some((text, false)),
+        }
     }
 
     fn reset_turn(&mut self) {
@@ -199,11 +208,11 @@ fn assistant(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
                 out.push(Entry::assistant_delta(ts, text));
             }
         }
-        Some(s) => {
-            if !s.repeats_stream(&text, is_final) && !text.trim().is_empty() {
-                out.push(Entry::assistant(ts, text));
-            }
-        }
+        Some(s) => match s.unshown(&text, is_final) {
+            Some((tail, true)) => out.push(Entry::assistant_delta(ts, tail)),
+            Some((whole, _)) => out.push(Entry::assistant(ts, whole)),
+            None => {}
+        },
     }
 }
 
@@ -408,6 +417,10 @@ mod tests {
         // Without chunks, a complete message is shown.
         let other = json!({"type":"assistant","message":{"content":[{"type":"text","text":"Next"}]}});
         assert_eq!(run(&other, Some(&mut s)).len(), 1);
+        // Chunks that stopped early: only the missing tail is added.
+        run(&chunk("Par"), Some(&mut s));
+        let more = json!({"type":"assistant","message":{"content":[{"type":"text","text":"Partial end"}]},"model_call_id":"m2","timestamp_ms":3});
+        assert!(matches!(&run(&more, Some(&mut s))[0], Entry::Assistant { text, delta: Some(true), .. } if text == "tial end"));
     }
 
     #[test]
