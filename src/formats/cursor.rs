@@ -29,10 +29,13 @@
 //! init with a Cursor `apiKeySource` and no Claude keys are Cursor's alone (Sure); a plain
 //! Claude-like user/assistant/result line without Claude's own keys is only Maybe.
 
+mod tools;
+
 use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
+use tools::{tool_input, tool_name, tool_output};
 
 /// Call ids remembered by the stateful parser.
 const MAX_IDS: usize = 2048;
@@ -69,7 +72,9 @@ impl State {
             return (!t.is_empty()).then_some((text, false));
         }
         let all = self.streamed_all.trim();
-        if (!streamed.is_empty() && streamed.trim() == t) || (is_final && !all.is_empty() && all == t) {
+        if (!streamed.is_empty() && streamed.trim() == t)
+            || (is_final && !all.is_empty() && all == t)
+        {
             return None;
         }
         match text.strip_prefix(streamed.as_str()) {
@@ -102,12 +107,20 @@ impl State {
 const CURSOR_KEY_SOURCES: [&str; 3] = ["login", "env", "flag"];
 
 pub fn detect(v: &Value) -> Confidence {
-    let claude_keys = ["uuid", "parent_tool_use_id", "tools", "num_turns", "total_cost_usd"];
+    let claude_keys = [
+        "uuid",
+        "parent_tool_use_id",
+        "tools",
+        "num_turns",
+        "total_cost_usd",
+    ];
     if claude_keys.iter().any(|k| v.get(k).is_some()) {
         return Confidence::No;
     }
     match type_of(v) {
-        "tool_call" if v.get("call_id").is_some() || v.get("tool_call").is_some() => return Confidence::Sure,
+        "tool_call" if v.get("call_id").is_some() || v.get("tool_call").is_some() => {
+            return Confidence::Sure
+        }
         "thinking" => return Confidence::Sure,
         _ => {}
     }
@@ -146,17 +159,28 @@ pub fn detect(v: &Value) -> Confidence {
     }
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub fn parse(
+    v: &Value,
+    _line: &str,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     match (type_of(v), str_of(v, "subtype").unwrap_or("")) {
         ("system", "init") => {
             if let Some(s) = state.as_deref_mut() {
                 s.reset_turn();
             }
             let model = str_of(v, "model").unwrap_or("unknown");
-            out.push(Entry::init(ts, model, str_of(v, "session_id").unwrap_or("")));
+            out.push(Entry::init(
+                ts,
+                model,
+                str_of(v, "session_id").unwrap_or(""),
+            ));
         }
         ("user", _) => {
-            let text = common::content_text(path(v, &["message", "content"]).unwrap_or(&Value::Null));
+            let text =
+                common::content_text(path(v, &["message", "content"]).unwrap_or(&Value::Null));
             if !text.trim().is_empty() {
                 out.push(Entry::user(ts, text));
             }
@@ -176,7 +200,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, mut state: Option<&mut State>, ou
             parent_tool_use_id: None,
         }),
         ("assistant", _) => assistant(v, ts, state, out),
-        ("tool_call", sub @ ("started" | "completed")) => tool_call(v, sub == "completed", ts, state, out),
+        ("tool_call", sub @ ("started" | "completed")) => {
+            tool_call(v, sub == "completed", ts, state, out)
+        }
         ("result", _) => {
             if let Some(s) = state {
                 s.reset_turn();
@@ -184,7 +210,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, mut state: Option<&mut State>, ou
             out.push(result(v, ts));
         }
         ("error", _) => {
-            let msg = str_of(v, "message").or_else(|| str_of(v, "error")).unwrap_or("unknown error");
+            let msg = str_of(v, "message")
+                .or_else(|| str_of(v, "error"))
+                .unwrap_or("unknown error");
             out.push(Entry::stderr(ts, format!("error: {msg}")));
         }
         _ => out.push(common::unknown_event(ts, "cursor", v)),
@@ -216,7 +244,13 @@ fn assistant(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
     }
 }
 
-fn tool_call(v: &Value, completed: bool, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+fn tool_call(
+    v: &Value,
+    completed: bool,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let call = v.get("tool_call").and_then(Value::as_object);
     let (key, inner) = match call.and_then(|m| m.iter().next()) {
         Some((k, i)) => (k.as_str(), i),
@@ -232,7 +266,12 @@ fn tool_call(v: &Value, completed: bool, ts: &str, state: Option<&mut State>, ou
         Some(s) => s.remember(&id),
     };
     if show_call {
-        out.push(Entry::tool_call(ts, name.clone(), tool_input(key, inner), Some(id.clone())));
+        out.push(Entry::tool_call(
+            ts,
+            name.clone(),
+            tool_input(key, inner),
+            Some(id.clone()),
+        ));
     }
     if completed {
         let (content, is_error, duration) = tool_output(inner.get("result"));
@@ -244,121 +283,15 @@ fn tool_call(v: &Value, completed: bool, ts: &str, state: Option<&mut State>, ou
     }
 }
 
-/// `shellToolCall` → `shell`; `function` → its `name`; MCP calls → `mcp:<tool>`.
-fn tool_name(key: &str, inner: &Value) -> String {
-    if key == "function" {
-        return str_of(inner, "name").unwrap_or("function").to_owned();
-    }
-    if key == "mcpToolCall" {
-        let args = inner.get("args").unwrap_or(&Value::Null);
-        let tool = str_of(args, "toolName").or_else(|| str_of(args, "name")).unwrap_or("tool");
-        return match str_of(args, "providerIdentifier") {
-            Some(p) => format!("mcp:{p}/{tool}"),
-            None => format!("mcp:{tool}"),
-        };
-    }
-    key.strip_suffix("ToolCall").filter(|s| !s.is_empty()).unwrap_or(key).to_owned()
-}
-
-fn tool_input(key: &str, inner: &Value) -> Value {
-    if key == "function" {
-        return match inner.get("arguments") {
-            Some(Value::String(s)) => serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone())),
-            Some(other) => other.clone(),
-            None => Value::Object(Default::default()),
-        };
-    }
-    let mut args = inner.get("args").cloned().unwrap_or(Value::Object(Default::default()));
-    if let Some(map) = args.as_object_mut() {
-        // The call id again, and Cursor's own shell-parser annotations: bookkeeping, not input.
-        map.remove("toolCallId");
-        if key == "shellToolCall" {
-            for k in SHELL_BOOKKEEPING {
-                map.remove(*k);
-            }
-            for k in ["workingDirectory", "isBackground"] {
-                if map.get(k).is_some_and(|v| v == "" || v == false) {
-                    map.remove(k);
-                }
-            }
-        }
-    }
-    args
-}
-
-/// Keys of `shellToolCall.args` that describe how Cursor parsed the command, not the call.
-const SHELL_BOOKKEEPING: &[&str] = &[
-    "simpleCommands",
-    "hasInputRedirect",
-    "hasOutputRedirect",
-    "parsingResult",
-    "fileOutputThresholdBytes",
-    "skipApproval",
-    "timeoutBehavior",
-];
-
-/// Readable tool output, whether it failed, and the run time Cursor reports (ms).
-fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>) {
-    let Some(r) = result else { return ("(no result)".to_owned(), false, None) };
-    let Some(map) = r.as_object() else { return (common::content_text(r), false, None) };
-    let outcome = ["success", "failure", "error", "rejected", "timeout", "permissionDenied"]
-        .into_iter()
-        .find(|k| map.contains_key(*k));
-    let Some(outcome) = outcome else { return (common::compact_json(r), false, None) };
-    let body = &map[outcome];
-    let mut text = readable(body);
-    let mut is_error = outcome != "success";
-    if let Some(code) = body.get("exitCode").and_then(Value::as_i64) {
-        if code != 0 {
-            is_error = true;
-            text = if text.is_empty() { format!("exit code {code}") } else { format!("{text}\nexit code {code}") };
-        }
-    }
-    if text.is_empty() {
-        text = if is_error { outcome.to_owned() } else { "(no output)".to_owned() };
-    }
-    let duration = body.get("executionTime").and_then(Value::as_f64).filter(|d| *d >= 0.0).map(|d| d as u64);
-    (text, is_error, duration)
-}
-
-fn readable(body: &Value) -> String {
-    match body {
-        Value::String(s) => s.clone(),
-        Value::Object(_) => {
-            if body.get("stdout").is_some() || body.get("interleavedOutput").is_some() {
-                let inter = str_of(body, "interleavedOutput").unwrap_or("");
-                if !inter.is_empty() {
-                    return inter.to_owned();
-                }
-                let parts: Vec<&str> =
-                    ["stdout", "stderr"].iter().filter_map(|k| str_of(body, k)).filter(|s| !s.is_empty()).collect();
-                return parts.join("\n");
-            }
-            for k in ["content", "output", "text", "message", "errorMessage", "error", "resultForModel", "diffString"] {
-                match body.get(k) {
-                    Some(Value::String(s)) => return s.clone(),
-                    // MCP results: `content` is a list of text/image blocks.
-                    Some(blocks @ Value::Array(_)) => return common::content_text(blocks),
-                    _ => {}
-                }
-            }
-            if let Some(p) = str_of(body, "path") {
-                let lines = body.get("linesCreated").and_then(Value::as_u64);
-                return match lines {
-                    Some(n) => format!("wrote {p} ({n} lines)"),
-                    None => p.to_owned(),
-                };
-            }
-            common::compact_json(body)
-        }
-        Value::Null => String::new(),
-        other => common::content_text(other),
-    }
-}
-
 fn result(v: &Value, ts: &str) -> Entry {
     let usage = v.get("usage").unwrap_or(&Value::Null);
-    let tokens = |a: &str, b: &str| if usage.get(a).is_some() { num_of(usage, a) } else { num_of(usage, b) };
+    let tokens = |a: &str, b: &str| {
+        if usage.get(a).is_some() {
+            num_of(usage, a)
+        } else {
+            num_of(usage, b)
+        }
+    };
     let is_error = bool_of(v, "is_error");
     let errors = match str_of(v, "error") {
         Some(e) if is_error => vec![e.to_owned()],
@@ -398,7 +331,10 @@ mod tests {
         assert_eq!(detect(&claude_asst), Confidence::No);
         let plain_asst = json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s"});
         assert_eq!(detect(&plain_asst), Confidence::Maybe);
-        assert_eq!(detect(&json!({"type":"thinking","subtype":"delta","text":"x"})), Confidence::Sure);
+        assert_eq!(
+            detect(&json!({"type":"thinking","subtype":"delta","text":"x"})),
+            Confidence::Sure
+        );
     }
 
     #[test]
@@ -415,12 +351,15 @@ mod tests {
         let fin = json!({"type":"assistant","message":{"content":[{"type":"text","text":"Hello world"}]}});
         assert!(run(&fin, Some(&mut s)).is_empty());
         // Without chunks, a complete message is shown.
-        let other = json!({"type":"assistant","message":{"content":[{"type":"text","text":"Next"}]}});
+        let other =
+            json!({"type":"assistant","message":{"content":[{"type":"text","text":"Next"}]}});
         assert_eq!(run(&other, Some(&mut s)).len(), 1);
         // Chunks that stopped early: only the missing tail is added.
         run(&chunk("Par"), Some(&mut s));
         let more = json!({"type":"assistant","message":{"content":[{"type":"text","text":"Partial end"}]},"model_call_id":"m2","timestamp_ms":3});
-        assert!(matches!(&run(&more, Some(&mut s))[0], Entry::Assistant { text, delta: Some(true), .. } if text == "tial end"));
+        assert!(
+            matches!(&run(&more, Some(&mut s))[0], Entry::Assistant { text, delta: Some(true), .. } if text == "tial end")
+        );
     }
 
     #[test]
@@ -428,10 +367,14 @@ mod tests {
         let started = json!({"type":"tool_call","subtype":"started","call_id":"call_a\nfc_b","tool_call":{"shellToolCall":{"args":{"command":"false"}}}});
         let done = json!({"type":"tool_call","subtype":"completed","call_id":"call_a\nfc_b","tool_call":{"shellToolCall":{"args":{"command":"false"},
             "result":{"success":{"stdout":"","stderr":"nope","exitCode":1,"executionTime":12}}}}});
-        assert!(matches!(&run(&started, None)[0], Entry::ToolCall { name, tool_use_id: Some(id), .. } if name == "shell" && id == "call_a\nfc_b"));
+        assert!(
+            matches!(&run(&started, None)[0], Entry::ToolCall { name, tool_use_id: Some(id), .. } if name == "shell" && id == "call_a\nfc_b")
+        );
         let out = run(&done, None);
         assert_eq!(out.len(), 1);
-        assert!(matches!(&out[0], Entry::ToolResult { is_error: true, content, duration_ms: Some(12), .. } if content == "nope\nexit code 1"));
+        assert!(
+            matches!(&out[0], Entry::ToolResult { is_error: true, content, duration_ms: Some(12), .. } if content == "nope\nexit code 1")
+        );
         // Stateful: completed without a started line still shows the call first.
         let mut s = State::default();
         assert_eq!(run(&done, Some(&mut s)).len(), 2);
@@ -440,10 +383,16 @@ mod tests {
     #[test]
     fn other_tools_and_errors() {
         let read = json!({"type":"tool_call","subtype":"completed","call_id":"r","tool_call":{"readToolCall":{"args":{"path":"a"},"result":{"success":{"content":"text","totalLines":1}}}}});
-        assert!(matches!(&run(&read, None)[0], Entry::ToolResult { content, is_error: false, tool_name: Some(n), .. } if content == "text" && n == "read"));
+        assert!(
+            matches!(&run(&read, None)[0], Entry::ToolResult { content, is_error: false, tool_name: Some(n), .. } if content == "text" && n == "read")
+        );
         let failed = json!({"type":"tool_call","subtype":"completed","call_id":"e","tool_call":{"editToolCall":{"args":{},"result":{"error":{"errorMessage":"no match"}}}}});
-        assert!(matches!(&run(&failed, None)[0], Entry::ToolResult { content, is_error: true, .. } if content == "no match"));
+        assert!(
+            matches!(&run(&failed, None)[0], Entry::ToolResult { content, is_error: true, .. } if content == "no match")
+        );
         let func = json!({"type":"tool_call","subtype":"started","call_id":"f","tool_call":{"function":{"name":"custom","arguments":"{\"a\":1}"}}});
-        assert!(matches!(&run(&func, None)[0], Entry::ToolCall { name, input, .. } if name == "custom" && input["a"] == 1));
+        assert!(
+            matches!(&run(&func, None)[0], Entry::ToolCall { name, input, .. } if name == "custom" && input["a"] == 1)
+        );
     }
 }

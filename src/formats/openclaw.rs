@@ -33,7 +33,9 @@
 //! PROVENANCE.md). Message shapes also checked against the @clawboo/protocol conformance
 //! cases (text/thinking/toolCall blocks, string content).
 
-use super::common::{self, path, str_of, type_of, Confidence};
+mod frames;
+
+use super::common::{self, str_of, type_of, Confidence};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -65,7 +67,10 @@ impl State {
         if self.runs.len() >= MAX_RUNS {
             self.runs.remove(0);
         }
-        self.runs.push(RunText { run_id: run_id.to_owned(), ..RunText::default() });
+        self.runs.push(RunText {
+            run_id: run_id.to_owned(),
+            ..RunText::default()
+        });
         let last = self.runs.len() - 1;
         &mut self.runs[last]
     }
@@ -96,7 +101,14 @@ impl State {
 
 /// An error line, once per run on the stateful path (the agent lifecycle, the agent error
 /// stream and the chat stream may all report the same failure).
-fn error_once(state: Option<&mut State>, run_id: &str, msg: &str, suffix: &str, ts: &str, out: &mut Vec<Entry>) {
+fn error_once(
+    state: Option<&mut State>,
+    run_id: &str,
+    msg: &str,
+    suffix: &str,
+    ts: &str,
+    out: &mut Vec<Entry>,
+) {
     if let Some(s) = state {
         let key = (run_id.to_owned(), msg.to_owned());
         if s.last_error.as_ref() == Some(&key) {
@@ -123,7 +135,9 @@ pub fn detect(v: &Value) -> Confidence {
 }
 
 fn is_agent_payload(v: &Value) -> bool {
-    v.get("runId").is_some() && str_of(v, "stream").is_some() && v.get("data").is_some_and(Value::is_object)
+    v.get("runId").is_some()
+        && str_of(v, "stream").is_some()
+        && v.get("data").is_some_and(Value::is_object)
 }
 
 fn is_chat_payload(v: &Value) -> bool {
@@ -134,8 +148,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     let payload = v.get("payload").unwrap_or(&Value::Null);
     match type_of(v) {
         "event" => event(str_of(v, "event").unwrap_or(""), payload, ts, state, out),
-        "res" => response(v, payload, ts, out),
-        "req" => request(v, ts, out),
+        "res" => frames::response(v, payload, ts, out),
+        "req" => frames::request(v, ts, out),
         "" if is_agent_payload(v) => agent(v, Source::Frames, ts, state, out),
         "" if is_chat_payload(v) => chat(v, ts, state, out),
         _ => out.push(common::unknown_event(ts, "openclaw", v)),
@@ -147,9 +161,15 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     let t = line.trim();
     if let Some(rest) = t.strip_prefix("[openclaw-gateway:event]") {
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("run=") else { return false };
-        let Some((run, rest)) = rest.split_once(' ') else { return false };
-        let Some(rest) = rest.trim_start().strip_prefix("stream=") else { return false };
+        let Some(rest) = rest.strip_prefix("run=") else {
+            return false;
+        };
+        let Some((run, rest)) = rest.split_once(' ') else {
+            return false;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("stream=") else {
+            return false;
+        };
         let (stream, data) = match rest.split_once(' ') {
             Some((s, d)) => (s, d.trim_start().strip_prefix("data=").unwrap_or("")),
             None => (rest, ""),
@@ -159,7 +179,10 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
                 let payload = serde_json::json!({ "runId": run, "stream": stream, "data": d });
                 agent(&payload, Source::AdapterLog, ts, None, out);
             }
-            _ => out.push(Entry::system(ts, format!("openclaw {stream} event (data not readable)"))),
+            _ => out.push(Entry::system(
+                ts,
+                format!("openclaw {stream} event (data not readable)"),
+            )),
         }
         return true;
     }
@@ -175,7 +198,10 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
         "agent" | "session.tool" => agent(payload, Source::Frames, ts, state, out),
         "chat" => chat(payload, ts, state, out),
         "tick" => {}
-        "connect.challenge" => out.push(Entry::system(ts, "gateway asked for a connect challenge response")),
+        "connect.challenge" => out.push(Entry::system(
+            ts,
+            "gateway asked for a connect challenge response",
+        )),
         "health" => {
             let ok = payload.get("ok").and_then(Value::as_bool);
             let text = match ok {
@@ -190,7 +216,9 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
             let reason = str_of(payload, "reason").unwrap_or("no reason given");
             let restart = payload.get("restartExpectedMs").and_then(Value::as_u64);
             let text = match restart {
-                Some(ms) => format!("gateway shutting down: {reason} (restart expected in {ms} ms)"),
+                Some(ms) => {
+                    format!("gateway shutting down: {reason} (restart expected in {ms} ms)")
+                }
                 None => format!("gateway shutting down: {reason}"),
             };
             out.push(Entry::system(ts, text));
@@ -253,7 +281,13 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
             }
             _ => match error_text(data) {
                 Some(e) => error_once(state, run_id, &e, "", ts, out),
-                None => out.push(Entry::system(ts, format!("agent run {}", if phase.is_empty() { "update" } else { phase }))),
+                None => out.push(Entry::system(
+                    ts,
+                    format!(
+                        "agent run {}",
+                        if phase.is_empty() { "update" } else { phase }
+                    ),
+                )),
             },
         },
         "error" => {
@@ -276,24 +310,37 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
 fn error_text(data: &Value) -> Option<String> {
     match data.get("error") {
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        Some(e @ Value::Object(_)) => str_of(e, "message").map(str::to_owned).or_else(|| Some(common::compact_json(e))),
-        _ => str_of(data, "message").filter(|m| !m.is_empty()).map(str::to_owned),
+        Some(e @ Value::Object(_)) => str_of(e, "message")
+            .map(str::to_owned)
+            .or_else(|| Some(common::compact_json(e))),
+        _ => str_of(data, "message")
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned),
     }
 }
 
 fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>) {
     let name = str_of(data, "name").unwrap_or("tool");
-    let id = str_of(data, "toolCallId").map(str::to_owned).unwrap_or_else(|| format!("openclaw-{run_id}-{name}"));
+    let id = str_of(data, "toolCallId")
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("openclaw-{run_id}-{name}"));
     match phase {
         "start" => {
-            let args = data.get("args").cloned().unwrap_or(Value::Object(Default::default()));
+            let args = data
+                .get("args")
+                .cloned()
+                .unwrap_or(Value::Object(Default::default()));
             out.push(Entry::tool_call(ts, name, args, Some(id)));
         }
         // A growing snapshot; the result phase carries the final output.
         "update" => {}
         _ => {
             let err = str_of(data, "error").filter(|e| !e.is_empty());
-            let is_error = data.get("isError").and_then(Value::as_bool).unwrap_or(false) || err.is_some();
+            let is_error = data
+                .get("isError")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+                || err.is_some();
             let content = match (data.get("result"), err) {
                 (_, Some(e)) => e.to_owned(),
                 (Some(r), None) => match r.get("content") {
@@ -302,7 +349,13 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 },
                 (None, None) => String::new(),
             };
-            out.push(Entry::tool_result(ts, id, Some(name.to_owned()), content, is_error));
+            out.push(Entry::tool_result(
+                ts,
+                id,
+                Some(name.to_owned()),
+                content,
+                is_error,
+            ));
         }
     }
 }
@@ -313,8 +366,11 @@ fn message_parts(m: &Value) -> (String, String) {
         Some(Value::String(s)) => (s.clone(), String::new()),
         Some(Value::Array(blocks)) => {
             let pick = |ty: &str, key: &str| -> String {
-                let parts: Vec<&str> =
-                    blocks.iter().filter(|b| type_of(b) == ty).filter_map(|b| str_of(b, key)).collect();
+                let parts: Vec<&str> = blocks
+                    .iter()
+                    .filter(|b| type_of(b) == ty)
+                    .filter_map(|b| str_of(b, key))
+                    .collect();
                 parts.join("\n")
             };
             (pick("text", "text"), pick("thinking", "thinking"))
@@ -357,16 +413,27 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
         }
         "error" => {
             let msg = str_of(p, "errorMessage").unwrap_or("the run failed");
-            let suffix = str_of(p, "errorKind").map(|k| format!(" ({k})")).unwrap_or_default();
+            let suffix = str_of(p, "errorKind")
+                .map(|k| format!(" ({k})"))
+                .unwrap_or_default();
             error_once(state, run_id, msg, &suffix, ts, out);
         }
-        other => out.push(Entry::system(ts, format!("chat {}", if other.is_empty() { "event" } else { other }))),
+        other => out.push(Entry::system(
+            ts,
+            format!("chat {}", if other.is_empty() { "event" } else { other }),
+        )),
     }
 }
 
 /// The final reply: whole on the stateless path; on the stateful path only what the deltas
 /// did not already show.
-fn finish_text(run_id: &str, text: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+fn finish_text(
+    run_id: &str,
+    text: &str,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
     let Some(s) = state else {
         if !text.trim().is_empty() {
             out.push(Entry::assistant(ts, text));
@@ -387,7 +454,11 @@ fn finish_text(run_id: &str, text: &str, ts: &str, state: Option<&mut State>, ou
 }
 
 fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
-    let num = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(Value::as_f64)).unwrap_or(0.0);
+    let num = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| u.get(*k).and_then(Value::as_f64))
+            .unwrap_or(0.0)
+    };
     let cost = match u.get("cost") {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0),
         Some(c) => c.get("total").and_then(Value::as_f64).unwrap_or(0.0),
@@ -406,129 +477,5 @@ fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
     }
 }
 
-fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry>) {
-    let id = v.get("id").map(|i| i.as_str().map(str::to_owned).unwrap_or_else(|| i.to_string())).unwrap_or_default();
-    if v.get("ok").and_then(Value::as_bool) != Some(true) {
-        let err = v.get("error").unwrap_or(&Value::Null);
-        let msg = str_of(err, "message").unwrap_or("request failed");
-        let text = match str_of(err, "code") {
-            Some(code) => format!("error: request {id} failed: {code}: {msg}"),
-            None => format!("error: request {id} failed: {msg}"),
-        };
-        out.push(Entry::stderr(ts, text));
-        return;
-    }
-    if type_of(payload) == "hello-ok" {
-        let proto = payload.get("protocol").map(Value::to_string).unwrap_or_else(|| "?".into());
-        let version = path(payload, &["server", "version"]).and_then(Value::as_str).unwrap_or("?");
-        out.push(Entry::system(ts, format!("connected to the gateway (protocol {proto}, server {version})")));
-        return;
-    }
-    if let (Some(run), Some(status)) = (str_of(payload, "runId"), str_of(payload, "status")) {
-        if status == "error" {
-            let err = str_of(payload, "error").or_else(|| str_of(payload, "summary")).unwrap_or("run failed");
-            out.push(Entry::stderr(ts, format!("error: run {run}: {err}")));
-        } else {
-            out.push(Entry::system(ts, format!("run {run}: {status}")));
-        }
-        return;
-    }
-    let details = common::short_fields(payload, 3);
-    let text = if details.is_empty() { format!("response {id}: ok") } else { format!("response {id}: ok ({details})") };
-    out.push(Entry::system(ts, text));
-}
-
-fn request(v: &Value, ts: &str, out: &mut Vec<Entry>) {
-    let method = str_of(v, "method").unwrap_or("");
-    let params = v.get("params").unwrap_or(&Value::Null);
-    match (method, str_of(params, "message")) {
-        ("agent" | "chat.send", Some(m)) if !m.trim().is_empty() => out.push(Entry::user(ts, m)),
-        ("connect", _) => {
-            let client = path(params, &["client", "id"]).and_then(Value::as_str).unwrap_or("client");
-            out.push(Entry::system(ts, format!("connecting to the gateway as {client}")));
-        }
-        _ => out.push(Entry::system(ts, format!("request: {method}"))),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
-        let mut out = Vec::new();
-        parse(v, "", "t", state, &mut out);
-        out
-    }
-
-    fn chat_frame(state: &str, text: &str) -> Value {
-        json!({"type":"event","event":"chat","seq":1,"payload":{"runId":"r","sessionKey":"main","seq":1,"state":state,
-            "message":{"role":"assistant","content":[{"type":"text","text":text}]}}})
-    }
-
-    #[test]
-    fn cumulative_chat_deltas_stream_once() {
-        assert!(run(&chat_frame("delta", "Hel"), None).is_empty());
-        assert!(matches!(&run(&chat_frame("final", "Hello!"), None)[0], Entry::Assistant { text, delta: None, .. } if text == "Hello!"));
-        let mut s = State::default();
-        let a = run(&chat_frame("delta", "Hel"), Some(&mut s));
-        let b = run(&chat_frame("delta", "Hello"), Some(&mut s));
-        let c = run(&chat_frame("final", "Hello!"), Some(&mut s));
-        let texts: Vec<String> = a.iter().chain(&b).chain(&c).map(|e| match e {
-            Entry::Assistant { text, .. } => text.clone(),
-            other => panic!("{other:?}"),
-        }).collect();
-        assert_eq!(texts, ["Hel", "lo", "!"]);
-        // The same deltas again after the run was finished start a fresh run.
-        assert_eq!(run(&chat_frame("final", "Hello!"), Some(&mut s)).len(), 1);
-    }
-
-    #[test]
-    fn agent_assistant_and_chat_share_one_shown_text() {
-        let mut s = State::default();
-        let agent = |t: &str, d: &str| json!({"type":"event","event":"agent","payload":{"runId":"r","seq":1,"stream":"assistant","ts":1,"data":{"text":t,"delta":d}}});
-        assert_eq!(run(&agent("Hi", "Hi"), Some(&mut s)).len(), 1);
-        assert!(run(&chat_frame("delta", "Hi"), Some(&mut s)).is_empty());
-        assert_eq!(run(&agent("Hi there", " there"), Some(&mut s)).len(), 1);
-        assert!(run(&chat_frame("final", "Hi there"), Some(&mut s)).is_empty());
-        assert!(run(&agent("Hi", "Hi"), None).is_empty());
-    }
-
-    #[test]
-    fn tools_lifecycle_and_frames() {
-        let start = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"tool","data":{"phase":"start","name":"exec","toolCallId":"t1","args":{"command":"ls"}}}});
-        let result = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"tool","data":{"phase":"result","name":"exec","toolCallId":"t1","result":{"content":[{"type":"text","text":"a.txt"}]},"isError":false}}});
-        assert!(matches!(&run(&start, None)[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "t1"));
-        assert!(matches!(&run(&result, None)[0], Entry::ToolResult { content, .. } if content == "a.txt"));
-        let err = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"lifecycle","data":{"phase":"error","error":"model overloaded"}}});
-        assert!(matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "error: model overloaded"));
-        assert!(run(&json!({"type":"event","event":"tick","payload":{"ts":1}}), None).is_empty());
-        let bad = json!({"type":"res","id":"1","ok":false,"error":{"code":"INVALID_REQUEST","message":"nope"}});
-        assert!(matches!(&run(&bad, None)[0], Entry::Stderr { .. }));
-        let req = json!({"type":"req","id":"2","method":"agent","params":{"message":"do it","idempotencyKey":"k"}});
-        assert!(matches!(&run(&req, None)[0], Entry::User { text, .. } if text == "do it"));
-        assert_eq!(detect(&req), Confidence::Sure);
-        assert_eq!(detect(&json!({"type":"event"})), Confidence::No);
-    }
-
-    #[test]
-    fn one_failure_reported_by_two_streams_is_shown_once_when_stateful() {
-        let life = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"lifecycle","data":{"phase":"error","error":"overloaded"}}});
-        let chat = json!({"type":"event","event":"chat","payload":{"runId":"r","sessionKey":"k","state":"error","errorMessage":"overloaded","errorKind":"rate_limit"}});
-        assert_eq!(run(&life, None).len() + run(&chat, None).len(), 2);
-        let mut s = State::default();
-        assert_eq!(run(&life, Some(&mut s)).len(), 1);
-        assert!(run(&chat, Some(&mut s)).is_empty());
-    }
-
-    #[test]
-    fn adapter_log_lines() {
-        let mut out = Vec::new();
-        assert!(parse_log_line(r#"[openclaw-gateway:event] run=r1 stream=assistant data={"text":"Hi","delta":"Hi"}"#, "t", &mut out));
-        assert!(parse_log_line("[openclaw-gateway] connected protocol=3", "t", &mut out));
-        assert!(!parse_log_line("[openclaw-gateway:event] garbage", "t", &mut out));
-        assert!(matches!(&out[0], Entry::Assistant { text, delta: Some(true), .. } if text == "Hi"));
-        assert!(matches!(&out[1], Entry::System { text, .. } if text == "connected protocol=3"));
-    }
-}
+mod tests;

@@ -34,7 +34,15 @@ const MAX_IDS: usize = 2048;
 /// Longest diff shown as diff entries (lines); longer ones end with a truncation entry.
 const MAX_DIFF_LINES: usize = 400;
 
-const EVENTS: [&str; 7] = ["step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"];
+const EVENTS: [&str; 7] = [
+    "step_start",
+    "step_finish",
+    "text",
+    "reasoning",
+    "tool_use",
+    "error",
+    "done",
+];
 
 /// Call ids already shown as `tool_call` (and those already finished), bounded.
 #[derive(Debug, Default)]
@@ -67,7 +75,9 @@ pub fn detect(v: &Value) -> Confidence {
     if str_of(v, "sessionID").is_some() && v.get("timestamp").is_some_and(Value::is_number) {
         return Confidence::Sure;
     }
-    let part_ty = path(v, &["part", "type"]).and_then(Value::as_str).unwrap_or("");
+    let part_ty = path(v, &["part", "type"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
     if matches!(part_ty, "step-start" | "step-finish" | "tool" | "reasoning")
         || (ty == "text" && part_ty == "text")
     {
@@ -92,7 +102,10 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
         "tool_use" => tool_use(part, ts, state, out),
         "step_finish" => step_finish(part, ts, out),
-        "error" => out.push(Entry::stderr(ts, format!("error: {}", error_text(v.get("error"))))),
+        "error" => out.push(Entry::stderr(
+            ts,
+            format!("error: {}", error_text(v.get("error"))),
+        )),
         "done" => out.push(done(v, ts)),
         _ => out.push(common::unknown_event(ts, "opencode", v)),
     }
@@ -121,7 +134,10 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
         }
     };
     if show_call {
-        let input = st.get("input").cloned().unwrap_or(Value::Object(Default::default()));
+        let input = st
+            .get("input")
+            .cloned()
+            .unwrap_or(Value::Object(Default::default()));
         out.push(Entry::tool_call(ts, name, input, Some(id.clone())));
     }
     if !show_result {
@@ -129,7 +145,9 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     }
     let is_error = status == "error";
     let content = if is_error {
-        str_of(st, "error").map(str::to_owned).unwrap_or_else(|| "tool failed".to_owned())
+        str_of(st, "error")
+            .map(str::to_owned)
+            .unwrap_or_else(|| "tool failed".to_owned())
     } else {
         let output = match st.get("output") {
             Some(Value::String(s)) => s.clone(),
@@ -162,7 +180,9 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
 pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
     let lines: Vec<&str> = diff.lines().collect();
     for line in lines.iter().take(MAX_DIFF_LINES) {
-        let header = ["+++", "---", "Index:", "diff ", "===="].iter().any(|p| line.starts_with(p));
+        let header = ["+++", "---", "Index:", "diff ", "===="]
+            .iter()
+            .any(|p| line.starts_with(p));
         let kind = if header {
             "file_header"
         } else if line.starts_with("@@") {
@@ -177,7 +197,11 @@ pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
         out.push(Entry::diff(ts, kind, *line));
     }
     if lines.len() > MAX_DIFF_LINES {
-        out.push(Entry::diff(ts, "truncation", format!("… {} more diff lines", lines.len() - MAX_DIFF_LINES)));
+        out.push(Entry::diff(
+            ts,
+            "truncation",
+            format!("… {} more diff lines", lines.len() - MAX_DIFF_LINES),
+        ));
     }
 }
 
@@ -186,12 +210,17 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
     let tokens = part.get("tokens").unwrap_or(&Value::Null);
     let input = num_of(tokens, "input");
     let output = num_of(tokens, "output");
-    let cached = path(tokens, &["cache", "read"]).and_then(Value::as_f64).unwrap_or(0.0);
+    let cached = path(tokens, &["cache", "read"])
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
     let cost = num_of(part, "cost");
     if reason == "tool-calls" {
         out.push(Entry::system(
             ts,
-            format!("step finished: tool calls ({} in, {} out, {} cached tokens)", input, output, cached),
+            format!(
+                "step finished: tool calls ({} in, {} out, {} cached tokens)",
+                input, output, cached
+            ),
         ));
         return;
     }
@@ -202,7 +231,11 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         output_tokens: output,
         cached_tokens: cached,
         cost_usd: cost,
-        subtype: if reason.is_empty() { "step-finish".to_owned() } else { reason.to_owned() },
+        subtype: if reason.is_empty() {
+            "step-finish".to_owned()
+        } else {
+            reason.to_owned()
+        },
         is_error: reason == "error",
         errors: Vec::new(),
     });
@@ -214,7 +247,9 @@ fn error_text(err: Option<&Value>) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(e @ Value::Object(_)) => {
             let name = str_of(e, "name");
-            let msg = path(e, &["data", "message"]).and_then(Value::as_str).or_else(|| str_of(e, "message"));
+            let msg = path(e, &["data", "message"])
+                .and_then(Value::as_str)
+                .or_else(|| str_of(e, "message"));
             match (name, msg) {
                 (Some(n), Some(m)) => format!("{n}: {m}"),
                 (Some(n), None) => n.to_owned(),
@@ -228,12 +263,21 @@ fn error_text(err: Option<&Value>) -> String {
 
 fn done(v: &Value, ts: &str) -> Entry {
     let reason = str_of(v, "reason").unwrap_or("done");
-    let rejected: Vec<&str> =
-        v.get("rejected").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let rejected: Vec<&str> = v
+        .get("rejected")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     if rejected.is_empty() {
         Entry::system(ts, format!("run finished ({reason})"))
     } else {
-        Entry::system(ts, format!("run finished ({reason}); auto-rejected permissions: {}", rejected.join(", ")))
+        Entry::system(
+            ts,
+            format!(
+                "run finished ({reason}); auto-rejected permissions: {}",
+                rejected.join(", ")
+            ),
+        )
     }
 }
 
@@ -256,8 +300,14 @@ mod tests {
     #[test]
     fn detects_the_envelope() {
         assert_eq!(detect(&tool("completed")), Confidence::Sure);
-        assert_eq!(detect(&json!({"type":"error","message":"x"})), Confidence::No);
-        assert_eq!(detect(&json!({"type":"text","part":{"type":"text","text":"x"}})), Confidence::Maybe);
+        assert_eq!(
+            detect(&json!({"type":"error","message":"x"})),
+            Confidence::No
+        );
+        assert_eq!(
+            detect(&json!({"type":"text","part":{"type":"text","text":"x"}})),
+            Confidence::Maybe
+        );
     }
 
     #[test]
@@ -265,7 +315,9 @@ mod tests {
         let out = run(&tool("completed"), None);
         assert_eq!(out.len(), 2);
         assert!(matches!(&out[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "c1"));
-        assert!(matches!(&out[1], Entry::ToolResult { duration_ms: Some(250), is_error: false, content, .. } if content == "a\n"));
+        assert!(
+            matches!(&out[1], Entry::ToolResult { duration_ms: Some(250), is_error: false, content, .. } if content == "a\n")
+        );
     }
 
     #[test]
@@ -275,18 +327,24 @@ mod tests {
         assert_eq!(run(&tool("running"), Some(&mut s)).len(), 0);
         let out = run(&tool("error"), Some(&mut s));
         assert_eq!(out.len(), 1);
-        assert!(matches!(&out[0], Entry::ToolResult { is_error: true, content, .. } if content == "boom"));
+        assert!(
+            matches!(&out[0], Entry::ToolResult { is_error: true, content, .. } if content == "boom")
+        );
         assert!(run(&tool("error"), Some(&mut s)).is_empty());
     }
 
     #[test]
     fn step_finish_and_errors() {
         let stop = json!({"type":"step_finish","sessionID":"s","timestamp":1,"part":{"reason":"stop","cost":0.5,"tokens":{"input":10,"output":3,"cache":{"read":7}}}});
-        assert!(matches!(&run(&stop, None)[0], Entry::Result { input_tokens, cached_tokens, cost_usd, .. } if *input_tokens == 10.0 && *cached_tokens == 7.0 && *cost_usd == 0.5));
+        assert!(
+            matches!(&run(&stop, None)[0], Entry::Result { input_tokens, cached_tokens, cost_usd, .. } if *input_tokens == 10.0 && *cached_tokens == 7.0 && *cost_usd == 0.5)
+        );
         let more = json!({"type":"step_finish","sessionID":"s","timestamp":1,"part":{"reason":"tool-calls"}});
         assert!(matches!(&run(&more, None)[0], Entry::System { .. }));
         let err = json!({"type":"error","sessionID":"s","timestamp":1,"error":{"name":"APIError","data":{"message":"timeout"}}});
-        assert!(matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "error: APIError: timeout"));
+        assert!(
+            matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "error: APIError: timeout")
+        );
     }
 
     #[test]
@@ -294,6 +352,19 @@ mod tests {
         let v = json!({"type":"tool_use","sessionID":"s","timestamp":1,"part":{"callID":"e","tool":"edit","state":{"status":"completed","input":{},"output":"",
             "metadata":{"diff":"Index: a.txt\n--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-old\n+new\n same"}}}});
         let kinds: Vec<&str> = run(&v, None).iter().map(Entry::kind).collect();
-        assert_eq!(kinds, ["tool_call", "tool_result", "diff", "diff", "diff", "diff", "diff", "diff", "diff"]);
+        assert_eq!(
+            kinds,
+            [
+                "tool_call",
+                "tool_result",
+                "diff",
+                "diff",
+                "diff",
+                "diff",
+                "diff",
+                "diff",
+                "diff"
+            ]
+        );
     }
 }

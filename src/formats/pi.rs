@@ -61,7 +61,11 @@ impl State {
         if self.overflow {
             return;
         }
-        let list = if thinking { &mut self.thinking } else { &mut self.text };
+        let list = if thinking {
+            &mut self.thinking
+        } else {
+            &mut self.text
+        };
         if let Some(pos) = list.iter().position(|(i, _)| *i == index) {
             list[pos].1.push_str(delta);
         } else if list.len() < MAX_BLOCKS {
@@ -76,7 +80,9 @@ impl State {
             return None;
         }
         let list = if thinking { &self.thinking } else { &self.text };
-        list.iter().find(|(i, _)| *i == index).map(|(_, s)| s.as_str())
+        list.iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, s)| s.as_str())
     }
 }
 
@@ -110,11 +116,17 @@ pub fn detect(v: &Value) -> Confidence {
         "message" => {
             let m = v.get("message").unwrap_or(&Value::Null);
             match str_of(m, "role") {
-                Some("toolResult" | "bashExecution" | "branchSummary" | "compactionSummary") => Confidence::Sure,
-                Some("assistant") if m.get("stopReason").is_some() || m.get("api").is_some() => Confidence::Sure,
+                Some("toolResult" | "bashExecution" | "branchSummary" | "compactionSummary") => {
+                    Confidence::Sure
+                }
+                Some("assistant") if m.get("stopReason").is_some() || m.get("api").is_some() => {
+                    Confidence::Sure
+                }
                 // pi stamps every message; Goose's `{type:"message", message:{id, role,
                 // created, content}}` (its stream-json) has `created` instead.
-                Some(_) if m.get("timestamp").is_some() && m.get("created").is_none() => Confidence::Maybe,
+                Some(_) if m.get("timestamp").is_some() && m.get("created").is_none() => {
+                    Confidence::Maybe
+                }
                 _ => Confidence::No,
             }
         }
@@ -155,8 +167,16 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         },
         "tool_execution_start" => {
             let name = str_of(v, "toolName").unwrap_or("tool");
-            let args = v.get("args").cloned().unwrap_or(Value::Object(Default::default()));
-            out.push(Entry::tool_call(ts, name, args, str_of(v, "toolCallId").map(str::to_owned)));
+            let args = v
+                .get("args")
+                .cloned()
+                .unwrap_or(Value::Object(Default::default()));
+            out.push(Entry::tool_call(
+                ts,
+                name,
+                args,
+                str_of(v, "toolCallId").map(str::to_owned),
+            ));
         }
         "tool_execution_end" => {
             let result = v.get("result").unwrap_or(&empty);
@@ -166,18 +186,30 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             };
             let is_error = v.get("isError").and_then(Value::as_bool).unwrap_or(false);
             let name = str_of(v, "toolName").map(str::to_owned);
-            out.push(Entry::tool_result(ts, str_of(v, "toolCallId").unwrap_or(""), name, content, is_error));
+            out.push(Entry::tool_result(
+                ts,
+                str_of(v, "toolCallId").unwrap_or(""),
+                name,
+                content,
+                is_error,
+            ));
         }
         "turn_end" => out.push(turn_end(v, ts)),
         "agent_end" => {
-            let messages = v.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+            let messages = v
+                .get("messages")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
             match session::run_result(messages, ts) {
                 Some(result) => out.push(result),
                 None => out.push(Entry::system(ts, "agent run finished")),
             }
         }
         "auto_compaction_start" => {
-            let reason = str_of(v, "reason").map(|r| format!(" ({r})")).unwrap_or_default();
+            let reason = str_of(v, "reason")
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
             out.push(Entry::system(ts, format!("compacting context{reason}")));
         }
         "auto_compaction_end" => out.push(compaction_end(v, ts)),
@@ -186,15 +218,24 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let max = v.get("maxAttempts").and_then(Value::as_u64).unwrap_or(0);
             let delay = v.get("delayMs").and_then(Value::as_u64).unwrap_or(0);
             let err = str_of(v, "errorMessage").unwrap_or("error");
-            out.push(Entry::system(ts, format!("retrying in {delay} ms (attempt {attempt}/{max}) after: {err}")));
+            out.push(Entry::system(
+                ts,
+                format!("retrying in {delay} ms (attempt {attempt}/{max}) after: {err}"),
+            ));
         }
         "auto_retry_end" => {
             let attempt = v.get("attempt").and_then(Value::as_u64).unwrap_or(0);
             if v.get("success").and_then(Value::as_bool).unwrap_or(false) {
-                out.push(Entry::system(ts, format!("retry succeeded (attempt {attempt})")));
+                out.push(Entry::system(
+                    ts,
+                    format!("retry succeeded (attempt {attempt})"),
+                ));
             } else {
                 let err = str_of(v, "finalError").unwrap_or("gave up");
-                out.push(Entry::stderr(ts, format!("retry failed after attempt {attempt}: {err}")));
+                out.push(Entry::stderr(
+                    ts,
+                    format!("retry failed after attempt {attempt}: {err}"),
+                ));
             }
         }
         _ => {
@@ -209,7 +250,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
 fn stream_update(v: &Value, ts: &str, s: &mut State, out: &mut Vec<Entry>) {
     let ev = v.get("assistantMessageEvent").unwrap_or(&Value::Null);
     let index = ev.get("contentIndex").and_then(Value::as_u64).unwrap_or(0);
-    let Some(delta) = str_of(ev, "delta").filter(|d| !d.is_empty()) else { return };
+    let Some(delta) = str_of(ev, "delta").filter(|d| !d.is_empty()) else {
+        return;
+    };
     match type_of(ev) {
         "text_delta" => {
             s.add(false, index, delta);
@@ -239,9 +282,17 @@ fn assistant_end(m: &Value, ts: &str, s: &State, out: &mut Vec<Entry>) {
             Some(shown) if shown == full => {}
             Some(shown) if !shown.is_empty() && full.starts_with(shown) => {
                 let rest = &full[shown.len()..];
-                out.push(if thinking { Entry::thinking_delta(ts, rest) } else { Entry::assistant_delta(ts, rest) });
+                out.push(if thinking {
+                    Entry::thinking_delta(ts, rest)
+                } else {
+                    Entry::assistant_delta(ts, rest)
+                });
             }
-            _ => out.push(if thinking { Entry::thinking(ts, full) } else { Entry::assistant(ts, full) }),
+            _ => out.push(if thinking {
+                Entry::thinking(ts, full)
+            } else {
+                Entry::assistant(ts, full)
+            }),
         }
     }
     session::stop_notice(m, ts, out);
@@ -249,13 +300,22 @@ fn assistant_end(m: &Value, ts: &str, s: &State, out: &mut Vec<Entry>) {
 
 fn turn_end(v: &Value, ts: &str) -> Entry {
     let reason = path(v, &["message", "stopReason"]).and_then(Value::as_str);
-    let results = v.get("toolResults").and_then(Value::as_array).map_or(0, Vec::len);
+    let results = v
+        .get("toolResults")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     let mut text = String::from("turn finished");
     match (reason, results) {
         (Some(r), 0) => text.push_str(&format!(" ({r})")),
-        (Some(r), n) => text.push_str(&format!(" ({r}, {n} tool result{})", if n == 1 { "" } else { "s" })),
+        (Some(r), n) => text.push_str(&format!(
+            " ({r}, {n} tool result{})",
+            if n == 1 { "" } else { "s" }
+        )),
         (None, 0) => {}
-        (None, n) => text.push_str(&format!(" ({n} tool result{})", if n == 1 { "" } else { "s" })),
+        (None, n) => text.push_str(&format!(
+            " ({n} tool result{})",
+            if n == 1 { "" } else { "s" }
+        )),
     }
     Entry::system(ts, text)
 }
@@ -308,21 +368,36 @@ mod tests {
     #[test]
     fn stateful_shows_deltas_and_drops_the_repeat() {
         let mut s = State::default();
-        run(&json!({"type":"message_start","message":{"role":"assistant"}}), Some(&mut s));
-        assert_eq!(run(&update("thinking_delta", 0, "plan it"), Some(&mut s)).len(), 1);
-        assert_eq!(run(&update("text_delta", 1, "Hello"), Some(&mut s)).len(), 1);
+        run(
+            &json!({"type":"message_start","message":{"role":"assistant"}}),
+            Some(&mut s),
+        );
+        assert_eq!(
+            run(&update("thinking_delta", 0, "plan it"), Some(&mut s)).len(),
+            1
+        );
+        assert_eq!(
+            run(&update("text_delta", 1, "Hello"), Some(&mut s)).len(),
+            1
+        );
         // " world" never arrived as a delta: only the missing tail is added.
         let out = run(&end(), Some(&mut s));
         assert_eq!(out.len(), 1);
-        assert!(matches!(&out[0], Entry::Assistant { text, delta: Some(true), .. } if text == " world"));
+        assert!(
+            matches!(&out[0], Entry::Assistant { text, delta: Some(true), .. } if text == " world")
+        );
     }
 
     #[test]
     fn tools_come_from_execution_events() {
         let start = json!({"type":"tool_execution_start","toolCallId":"t1","toolName":"bash","args":{"command":"ls"}});
         let end = json!({"type":"tool_execution_end","toolCallId":"t1","toolName":"bash","result":{"content":[{"type":"text","text":"ok"}]},"isError":false});
-        assert!(matches!(&run(&start, None)[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "t1"));
-        assert!(matches!(&run(&end, None)[0], Entry::ToolResult { content, .. } if content == "ok"));
+        assert!(
+            matches!(&run(&start, None)[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "t1")
+        );
+        assert!(
+            matches!(&run(&end, None)[0], Entry::ToolResult { content, .. } if content == "ok")
+        );
         let msg = json!({"type":"message_end","message":{"role":"toolResult","toolCallId":"t1","content":"ok"}});
         assert!(run(&msg, None).is_empty());
     }
@@ -333,7 +408,13 @@ mod tests {
             {"role":"assistant","usage":{"input":10,"output":2,"cacheRead":1,"cost":{"total":0.5}},"stopReason":"toolUse"},
             {"role":"assistant","usage":{"input":5,"output":1,"cost":{"total":0.25}},"stopReason":"error","errorMessage":"boom"}]});
         match &run(&v, None)[0] {
-            Entry::Result { input_tokens, cost_usd, is_error, errors, .. } => {
+            Entry::Result {
+                input_tokens,
+                cost_usd,
+                is_error,
+                errors,
+                ..
+            } => {
                 assert_eq!((*input_tokens, *cost_usd, *is_error), (15.0, 0.75, true));
                 assert_eq!(errors, &vec!["boom".to_owned()]);
             }
@@ -345,15 +426,21 @@ mod tests {
     fn session_file_lines_map_readably() {
         let head = json!({"type":"session","id":"s1","cwd":"/x","provider":"anthropic","modelId":"claude"});
         assert_eq!(detect(&head), Confidence::Sure);
-        assert!(matches!(&run(&head, None)[0], Entry::Init { model, session_id, .. } if model == "anthropic/claude" && session_id == "s1"));
+        assert!(
+            matches!(&run(&head, None)[0], Entry::Init { model, session_id, .. } if model == "anthropic/claude" && session_id == "s1")
+        );
         let plain = json!({"type":"message","message":{"role":"assistant","content":"just text","timestamp":1}});
-        assert!(matches!(&run(&plain, None)[0], Entry::Assistant { text, .. } if text == "just text"));
+        assert!(
+            matches!(&run(&plain, None)[0], Entry::Assistant { text, .. } if text == "just text")
+        );
         let goose = json!({"type":"message","message":{"id":"m","role":"assistant","created":1,"content":[]}});
         assert_eq!(detect(&goose), Confidence::No);
         let call = json!({"type":"message","message":{"role":"assistant","api":"x","content":[{"type":"toolCall","id":"c","name":"read","arguments":{}}]}});
         assert!(matches!(&run(&call, None)[0], Entry::ToolCall { .. }));
         let bash = json!({"type":"message","message":{"role":"bashExecution","command":"ls","output":"a","exitCode":2,"cancelled":false,"timestamp":7}});
         let out = run(&bash, None);
-        assert!(matches!(&out[1], Entry::ToolResult { tool_use_id, is_error: true, content, .. } if tool_use_id == "pi-bash-7" && content == "a\nexit code 2"));
+        assert!(
+            matches!(&out[1], Entry::ToolResult { tool_use_id, is_error: true, content, .. } if tool_use_id == "pi-bash-7" && content == "a\nexit code 2")
+        );
     }
 }

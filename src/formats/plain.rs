@@ -29,7 +29,9 @@ use crate::entry::Entry;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
 pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
-    if line.trim_start().starts_with("[openclaw-gateway") && super::openclaw::parse_log_line(line, ts, out) {
+    if line.trim_start().starts_with("[openclaw-gateway")
+        && super::openclaw::parse_log_line(line, ts, out)
+    {
         return;
     }
     if json_array(line, ts, out) {
@@ -50,7 +52,9 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     if !(t.starts_with('[') && t.ends_with(']') && t.contains('{')) {
         return false;
     }
-    let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(t) else { return false };
+    let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(t) else {
+        return false;
+    };
     if items.is_empty() || !items.iter().all(serde_json::Value::is_object) {
         return false;
     }
@@ -76,7 +80,9 @@ fn after_last_overwrite(s: &str) -> &str {
     if !s.contains('\r') {
         return s;
     }
-    s.rsplit('\r').find(|seg| !seg.trim().is_empty()).unwrap_or("")
+    s.rsplit('\r')
+        .find(|seg| !seg.trim().is_empty())
+        .unwrap_or("")
 }
 
 /// Where the escape-sequence scanner is.
@@ -189,14 +195,22 @@ const STDERR_MARKERS: &[(&str, bool)] = &[
 
 fn has_marker(t: &str) -> bool {
     let marked = STDERR_MARKERS.iter().any(|(m, word)| {
-        t.strip_prefix(m).is_some_and(|rest| !*word || !rest.starts_with(|c: char| c.is_alphanumeric()))
+        t.strip_prefix(m)
+            .is_some_and(|rest| !*word || !rest.starts_with(|c: char| c.is_alphanumeric()))
     });
     // The last line of a Python/Java stack trace: `ZeroDivisionError: …`, `java.io.IOException: …`.
     let first = t.split_whitespace().next().unwrap_or("");
     let exception = first.len() > 6 && (first.ends_with("Error:") || first.ends_with("Exception:"));
     // Python's `file.py:3: DeprecationWarning: …` and friends.
-    let py_warning = t.split_whitespace().take(3).any(|w| w.len() > 8 && w.ends_with("Warning:"));
-    marked || exception || py_warning || t.contains("panicked at") || t.starts_with("Exception in thread ")
+    let py_warning = t
+        .split_whitespace()
+        .take(3)
+        .any(|w| w.len() > 8 && w.ends_with("Warning:"));
+    marked
+        || exception
+        || py_warning
+        || t.contains("panicked at")
+        || t.starts_with("Exception in thread ")
 }
 
 /// Chooses the entry kind for a cleaned, non-blank line.
@@ -220,7 +234,8 @@ fn classify(ts: &str, text: String) -> Entry {
 /// `tag` at the start (ASCII case-insensitive), then the rest without leading blanks.
 fn strip_tag<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
     let head = t.get(..tag.len())?;
-    head.eq_ignore_ascii_case(tag).then(|| t[tag.len()..].trim_start())
+    head.eq_ignore_ascii_case(tag)
+        .then(|| t[tag.len()..].trim_start())
 }
 
 #[cfg(test)]
@@ -238,13 +253,19 @@ mod tests {
         assert_eq!(strip_ansi("\x1b[1m\x1b[31merror\x1b[0m: x"), "error: x");
         assert_eq!(strip_ansi("a\x1b[2K\x1b[1Gb"), "ab");
         assert_eq!(strip_ansi("\x1b[38;2;255;0;0mred\x1b[m"), "red");
-        assert_eq!(strip_ansi("\x1b[?25lhidden cursor\x1b[?25h"), "hidden cursor");
+        assert_eq!(
+            strip_ansi("\x1b[?25lhidden cursor\x1b[?25h"),
+            "hidden cursor"
+        );
     }
 
     #[test]
     fn strips_osc_with_bel_or_st_and_keeps_link_text() {
         assert_eq!(strip_ansi("\x1b]0;title\x07after"), "after");
-        assert_eq!(strip_ansi("\x1b]8;;https://x.dev\x1b\\link\x1b]8;;\x1b\\ done"), "link done");
+        assert_eq!(
+            strip_ansi("\x1b]8;;https://x.dev\x1b\\link\x1b]8;;\x1b\\ done"),
+            "link done"
+        );
         assert_eq!(strip_ansi("\x1bPdcs payload\x1b\\x"), "x");
     }
 
@@ -265,12 +286,17 @@ mod tests {
     fn carriage_return_keeps_the_last_visible_overwrite() {
         assert_eq!(clean("  10%\r  55%\r 100% done"), " 100% done");
         assert_eq!(clean("done\r"), "done");
-        assert_eq!(clean("\x1b[2K\rDownloading\x1b[0m\r\x1b[2K\rInstalled"), "Installed");
+        assert_eq!(
+            clean("\x1b[2K\rDownloading\x1b[0m\r\x1b[2K\rInstalled"),
+            "Installed"
+        );
     }
 
     #[test]
     fn json_arrays_of_objects_are_read_element_by_element() {
-        let out = one(r#"[{"type":"zzz_unknown","a":"b"},{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}]"#);
+        let out = one(
+            r#"[{"type":"zzz_unknown","a":"b"},{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}]"#,
+        );
         assert_eq!(out.len(), 2);
         assert!(matches!(&out[1], Entry::System { text, .. } if text == "step started"));
         assert!(matches!(&one("[1, 2, 3]")[0], Entry::Stdout { .. }));
@@ -285,19 +311,46 @@ mod tests {
 
     #[test]
     fn markers_choose_the_kind() {
-        assert!(matches!(&one("\x1b[31merror\x1b[0m: could not compile")[0], Entry::Stderr { text, .. } if text == "error: could not compile"));
-        assert!(matches!(&one("error[E0308]: mismatched types")[0], Entry::Stderr { .. }));
+        assert!(
+            matches!(&one("\x1b[31merror\x1b[0m: could not compile")[0], Entry::Stderr { text, .. } if text == "error: could not compile")
+        );
+        assert!(matches!(
+            &one("error[E0308]: mismatched types")[0],
+            Entry::Stderr { .. }
+        ));
         assert!(matches!(&one("ERROR: boom")[0], Entry::Stderr { .. }));
         assert!(matches!(&one("ERRORS are fine")[0], Entry::Stdout { .. }));
-        assert!(matches!(&one("Traceback (most recent call last):")[0], Entry::Stderr { .. }));
-        assert!(matches!(&one("thread 'main' panicked at src/main.rs:2:5:")[0], Entry::Stderr { .. }));
-        assert!(matches!(&one("npm ERR! code E404")[0], Entry::Stderr { .. }));
+        assert!(matches!(
+            &one("Traceback (most recent call last):")[0],
+            Entry::Stderr { .. }
+        ));
+        assert!(matches!(
+            &one("thread 'main' panicked at src/main.rs:2:5:")[0],
+            Entry::Stderr { .. }
+        ));
+        assert!(matches!(
+            &one("npm ERR! code E404")[0],
+            Entry::Stderr { .. }
+        ));
         assert!(matches!(&one("[stderr] oops")[0], Entry::Stderr { text, .. } if text == "oops"));
         assert!(matches!(&one("[system] ready")[0], Entry::System { text, .. } if text == "ready"));
-        assert!(matches!(&one("[paperclip] run started")[0], Entry::System { text, .. } if text == "[paperclip] run started"));
-        assert!(matches!(&one("   Compiling foo v0.1.0")[0], Entry::Stdout { text, .. } if text == "   Compiling foo v0.1.0"));
-        assert!(matches!(&one("an error: inside is stdout")[0], Entry::Stdout { .. }));
-        assert!(matches!(&one("ZeroDivisionError: division by zero")[0], Entry::Stderr { .. }));
-        assert!(matches!(&one("java.io.IOException: closed")[0], Entry::Stderr { .. }));
+        assert!(
+            matches!(&one("[paperclip] run started")[0], Entry::System { text, .. } if text == "[paperclip] run started")
+        );
+        assert!(
+            matches!(&one("   Compiling foo v0.1.0")[0], Entry::Stdout { text, .. } if text == "   Compiling foo v0.1.0")
+        );
+        assert!(matches!(
+            &one("an error: inside is stdout")[0],
+            Entry::Stdout { .. }
+        ));
+        assert!(matches!(
+            &one("ZeroDivisionError: division by zero")[0],
+            Entry::Stderr { .. }
+        ));
+        assert!(matches!(
+            &one("java.io.IOException: closed")[0],
+            Entry::Stderr { .. }
+        ));
     }
 }

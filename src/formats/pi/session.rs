@@ -36,11 +36,17 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
             None => out.push(common::unknown_event(ts, "pi", v)),
         },
         "model_change" => {
-            let model = [str_of(v, "provider"), str_of(v, "modelId")].into_iter().flatten().collect::<Vec<_>>().join("/");
+            let model = [str_of(v, "provider"), str_of(v, "modelId")]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("/");
             out.push(Entry::system(ts, format!("model changed to {model}")));
         }
         "thinking_level_change" => {
-            let level = str_of(v, "thinkingLevel").or_else(|| str_of(v, "level")).unwrap_or("?");
+            let level = str_of(v, "thinkingLevel")
+                .or_else(|| str_of(v, "level"))
+                .unwrap_or("?");
             out.push(Entry::system(ts, format!("thinking level: {level}")));
         }
         "compaction" => {
@@ -56,12 +62,18 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         }
         "branch_summary" => {
             let s = str_of(v, "summary").unwrap_or("");
-            out.push(Entry::system(ts, format!("branch summary: {}", common::clip(s.trim(), SUMMARY_CHARS))));
+            out.push(Entry::system(
+                ts,
+                format!("branch summary: {}", common::clip(s.trim(), SUMMARY_CHARS)),
+            ));
         }
         "custom_message" => {
             let text = common::content_text(v.get("content").unwrap_or(&Value::Null));
             let kind = str_of(v, "customType").unwrap_or("custom");
-            out.push(Entry::system(ts, format!("{kind}: {}", common::clip(text.trim(), SUMMARY_CHARS))));
+            out.push(Entry::system(
+                ts,
+                format!("{kind}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
+            ));
         }
         "custom" => {
             let kind = str_of(v, "customType").unwrap_or("extension");
@@ -99,7 +111,13 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
                     "toolCall" if with_tool_calls => out.push(tool_call(block, ts)),
                     "toolCall" => {}
                     "image" => out.push(Entry::assistant(ts, common::content_text(block))),
-                    other => out.push(Entry::system(ts, format!("pi: {} content block not shown", if other.is_empty() { "untyped" } else { other }))),
+                    other => out.push(Entry::system(
+                        ts,
+                        format!(
+                            "pi: {} content block not shown",
+                            if other.is_empty() { "untyped" } else { other }
+                        ),
+                    )),
                 }
             }
             stop_notice(m, ts, out);
@@ -107,9 +125,16 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
         "toolResult" => out.push(tool_result(m, ts)),
         "bashExecution" => bash_execution(m, ts, out),
         other => {
-            let text = common::content_text(m.get("content").or_else(|| m.get("summary")).unwrap_or(&Value::Null));
+            let text = common::content_text(
+                m.get("content")
+                    .or_else(|| m.get("summary"))
+                    .unwrap_or(&Value::Null),
+            );
             let label = if other.is_empty() { "message" } else { other };
-            out.push(Entry::system(ts, format!("{label}: {}", common::clip(text.trim(), SUMMARY_CHARS))));
+            out.push(Entry::system(
+                ts,
+                format!("{label}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
+            ));
         }
     }
 }
@@ -131,7 +156,11 @@ fn push_text(block: &Value, key: &str, ts: &str, thinking: bool, out: &mut Vec<E
     if text.trim().is_empty() {
         return;
     }
-    out.push(if thinking { Entry::thinking(ts, text) } else { Entry::assistant(ts, text) });
+    out.push(if thinking {
+        Entry::thinking(ts, text)
+    } else {
+        Entry::assistant(ts, text)
+    });
 }
 
 /// A stderr/system line when an assistant message ended in an error or was aborted.
@@ -141,8 +170,13 @@ pub fn stop_notice(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     match (reason, msg) {
         ("aborted", msg) => {
             // pi's own wording ("Request was aborted.") says nothing more than the notice.
-            let detail = msg.filter(|m| !m.starts_with("Request was aborted")).map(|m| format!(": {m}"));
-            out.push(Entry::system(ts, format!("request aborted{}", detail.unwrap_or_default())));
+            let detail = msg
+                .filter(|m| !m.starts_with("Request was aborted"))
+                .map(|m| format!(": {m}"));
+            out.push(Entry::system(
+                ts,
+                format!("request aborted{}", detail.unwrap_or_default()),
+            ));
         }
         (_, Some(msg)) => out.push(Entry::stderr(ts, format!("error: {msg}"))),
         ("error", None) => out.push(Entry::stderr(ts, "error: the model request failed")),
@@ -152,7 +186,10 @@ pub fn stop_notice(m: &Value, ts: &str, out: &mut Vec<Entry>) {
 
 fn tool_call(block: &Value, ts: &str) -> Entry {
     let name = str_of(block, "name").unwrap_or("tool");
-    let input = block.get("arguments").cloned().unwrap_or(Value::Object(Default::default()));
+    let input = block
+        .get("arguments")
+        .cloned()
+        .unwrap_or(Value::Object(Default::default()));
     Entry::tool_call(ts, name, input, str_of(block, "id").map(str::to_owned))
 }
 
@@ -160,14 +197,25 @@ fn tool_result(m: &Value, ts: &str) -> Entry {
     let id = str_of(m, "toolCallId").unwrap_or("");
     let name = str_of(m, "toolName").map(str::to_owned);
     let content = common::content_text(m.get("content").unwrap_or(&Value::Null));
-    Entry::tool_result(ts, id, name, content, m.get("isError").and_then(Value::as_bool).unwrap_or(false))
+    Entry::tool_result(
+        ts,
+        id,
+        name,
+        content,
+        m.get("isError").and_then(Value::as_bool).unwrap_or(false),
+    )
 }
 
 /// A `!command` the user ran: a `bash` call and its result, with an id made from its time.
 fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     let command = str_of(m, "command").unwrap_or("");
     let id = format!("pi-bash-{}", num_of(m, "timestamp"));
-    out.push(Entry::tool_call(ts, "bash", serde_json::json!({ "command": command }), Some(id.clone())));
+    out.push(Entry::tool_call(
+        ts,
+        "bash",
+        serde_json::json!({ "command": command }),
+        Some(id.clone()),
+    ));
     let mut content = str_of(m, "output").unwrap_or("").to_owned();
     let code = m.get("exitCode").and_then(Value::as_i64);
     let cancelled = m.get("cancelled").and_then(Value::as_bool).unwrap_or(false);
@@ -177,20 +225,43 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     if cancelled {
         content.push_str("\n(cancelled)");
     }
-    out.push(Entry::tool_result(ts, id, Some("bash".to_owned()), content.trim_start_matches('\n'), code.is_some_and(|c| c != 0) || cancelled));
+    out.push(Entry::tool_result(
+        ts,
+        id,
+        Some("bash".to_owned()),
+        content.trim_start_matches('\n'),
+        code.is_some_and(|c| c != 0) || cancelled,
+    ));
 }
 
 /// Sums the usage of the assistant messages of a run into a `result` entry (agent_end).
 pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
-    let assistants: Vec<&Value> = messages.iter().filter(|m| str_of(m, "role") == Some("assistant")).collect();
+    let assistants: Vec<&Value> = messages
+        .iter()
+        .filter(|m| str_of(m, "role") == Some("assistant"))
+        .collect();
     let last = assistants.last()?;
-    let sum = |key: &str| assistants.iter().map(|m| num_of(m.get("usage").unwrap_or(&Value::Null), key)).sum::<f64>();
+    let sum = |key: &str| {
+        assistants
+            .iter()
+            .map(|m| num_of(m.get("usage").unwrap_or(&Value::Null), key))
+            .sum::<f64>()
+    };
     let cost: f64 = assistants
         .iter()
-        .map(|m| m.get("usage").and_then(|u| u.get("cost")).map(|c| num_of(c, "total")).unwrap_or(0.0))
+        .map(|m| {
+            m.get("usage")
+                .and_then(|u| u.get("cost"))
+                .map(|c| num_of(c, "total"))
+                .unwrap_or(0.0)
+        })
         .sum();
     let reason = str_of(last, "stopReason").unwrap_or("stop");
-    let errors: Vec<String> = str_of(last, "errorMessage").filter(|s| !s.is_empty()).map(str::to_owned).into_iter().collect();
+    let errors: Vec<String> = str_of(last, "errorMessage")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .into_iter()
+        .collect();
     Some(Entry::Result {
         ts: ts.to_owned(),
         text: String::new(),
