@@ -29,6 +29,7 @@ use crate::entry::Entry;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
 pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
+    #[cfg(feature = "openclaw")]
     if line.trim_start().starts_with("[openclaw-gateway")
         && super::openclaw::parse_log_line(line, ts, out)
     {
