@@ -198,3 +198,29 @@ fn ccmsg_cases() {
     println!("{report}");
     assert!(!tally.failed(), "ccmsg conformance failures:\n{report}\n{}", tally.failures.join("\n"));
 }
+
+/// Reading a transcript line by line through `Classification_readChunk` (keeping the
+/// state, applying the updates) gives exactly the items of reading it whole.
+#[test]
+fn chunked_reading_equals_whole_reading() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES)).expect("cases.jsonl");
+    let mut checked = 0;
+    for line in text.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        if case["fn"] != "classify" {
+            continue;
+        }
+        let whole = case["args"][0].as_str().unwrap();
+        let mut calls = Vec::new();
+        let mut offset = 0;
+        for piece in whole.split_inclusive('\n') {
+            calls.push(json!([piece, offset]));
+            offset += piece.len();
+        }
+        let chunks = read_chunks(&calls).expect("chunks");
+        let joined: Vec<Value> = chunks.as_array().unwrap().iter().flat_map(|c| c.as_array().unwrap().clone()).collect();
+        assert_eq!(Value::Array(joined), call("classify", &[Value::from(whole)]).unwrap(), "{}", case["note"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 58);
+}

@@ -199,7 +199,7 @@ fn is_ccmsg_send(command: &str) -> bool {
             return false;
         }
         ["post", "reply"].iter().any(|v| {
-            after.strip_prefix(v).is_some_and(|r| r.as_bytes().first().is_none_or(|b| !word(*b)))
+            after.strip_prefix(v).is_some_and(|r| !r.as_bytes().first().is_some_and(|b| word(*b)))
         })
     })
 }

@@ -91,7 +91,7 @@ fn presets_of(raw: Option<&Value>) -> Result<Vec<DumpPreset>, String> {
 
 /// Walks every `@name` a preset reaches; `path` is the chain walked so far.
 fn resolvable(preset: &DumpPreset, presets: &[DumpPreset], path: &mut Vec<String>) -> Result<(), String> {
-    if path.iter().any(|p| *p == preset.name) {
+    if path.contains(&preset.name) {
         path.push(preset.name.clone());
         return Err(format!("dump.presets reference each other in a cycle: {}", path.join(" -> ")));
     }

@@ -28,7 +28,7 @@ pub mod select;
 pub mod tools;
 
 pub use classify::{classify, Chunk, Classification, ItemUpdate};
-pub use config::{dump_config, is_selector};
+pub use config::{check_selection, dump_config, is_selector};
 pub use dump::{dump_file, dump_ids, dump_session, session_id, DumpId, DumpSubject};
 pub use select::{decide, select, selection, Ask, DumpPreset, Selection, DEFAULT_TYPES};
 
