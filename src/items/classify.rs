@@ -17,11 +17,11 @@ use super::record::{
     attribute, count, count_of, instant, list, located, opt_num, opt_str, optional, row, segment, span,
     str_, tagged, text, Row,
 };
+use super::pending::{Calls, Pending};
 use super::tools::{generic_result, result_fields, use_fields};
 use super::Item;
 use crate::sessions::js;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
 
 /// Record types that are the harness's bookkeeping, not anything said or done.
 const NOT_ITEMS: [&str; 13] = [
@@ -60,67 +60,14 @@ pub struct Chunk {
     pub updates: Vec<ItemUpdate>,
 }
 
-/// A call awaiting its answer: where its items are, and what an answer needs of them.
-#[derive(Debug, Clone, PartialEq)]
-struct Pending {
-    name: String,
-    tool: (u64, String),
-    /// The `message:sub:out` beside an `Agent`/`Task` call.
-    message: Option<(u64, String)>,
-    message_agent: Option<String>,
-    tool_agent: Option<String>,
-}
-
-/// Outstanding calls in insertion order (a JS `Map`: re-setting keeps the position).
-#[derive(Debug, Default, Clone)]
-struct Calls {
-    order: BTreeMap<u64, String>,
-    by_id: HashMap<String, (u64, Pending)>,
-    next: u64,
-}
-
-impl Calls {
-    fn get(&self, id: &str) -> Option<&Pending> {
-        self.by_id.get(id).map(|(_, p)| p)
-    }
-    fn get_mut(&mut self, id: &str) -> Option<&mut Pending> {
-        self.by_id.get_mut(id).map(|(_, p)| p)
-    }
-    fn set(&mut self, id: String, p: Pending) {
-        if let Some(slot) = self.by_id.get_mut(&id) {
-            slot.1 = p;
-            return;
-        }
-        self.order.insert(self.next, id.clone());
-        self.by_id.insert(id, (self.next, p));
-        self.next += 1;
-    }
-    fn delete(&mut self, id: &str) {
-        if let Some((seq, _)) = self.by_id.remove(id) {
-            self.order.remove(&seq);
-        }
-    }
-    fn evict_oldest(&mut self) {
-        if let Some((_, id)) = self.order.pop_first() {
-            self.by_id.remove(&id);
-        }
-    }
-    fn len(&self) -> usize {
-        self.by_id.len()
-    }
-    fn iter(&self) -> impl Iterator<Item = (&String, &Pending)> {
-        self.order.values().filter_map(|id| self.by_id.get(id).map(|(_, p)| (id, p)))
-    }
-}
-
 /// A transcript read as items while it is still being written.
 #[derive(Debug, Default, Clone)]
 pub struct Classification {
-    turn: u64,
-    slash: Option<String>,
-    calls: Calls,
+    pub(super) turn: u64,
+    pub(super) slash: Option<String>,
+    pub(super) calls: Calls,
     /// Items handed out by earlier chunks.
-    made: u64,
+    pub(super) made: u64,
 }
 
 /// The chunk being read: its items so far, and updates to earlier chunks' items.
@@ -552,53 +499,6 @@ impl Classification {
             }
         }
         w
-    }
-
-    /// The reading's state as JSON, for a caller that keeps it between calls (the JS
-    /// `Classification` shim).
-    pub fn to_state(&self) -> Value {
-        let calls: Vec<Value> = self
-            .calls
-            .iter()
-            .map(|(id, p)| {
-                json!([id, {
-                    "name": p.name,
-                    "tool": [p.tool.0, p.tool.1],
-                    "message": p.message.as_ref().map(|m| json!([m.0, m.1])),
-                    "message_agent": p.message_agent,
-                    "tool_agent": p.tool_agent,
-                }])
-            })
-            .collect();
-        json!({"turn": self.turn, "slash": self.slash, "made": self.made, "calls": calls})
-    }
-
-    /// A reading resumed from [`Classification::to_state`]; `None` when the state is not one.
-    pub fn from_state(v: &Value) -> Option<Classification> {
-        let mut c = Classification {
-            turn: v.get("turn")?.as_u64()?,
-            slash: v.get("slash").and_then(Value::as_str).map(str::to_owned),
-            made: v.get("made")?.as_u64()?,
-            calls: Calls::default(),
-        };
-        let at = |v: Option<&Value>| -> Option<(u64, String)> {
-            let a = v?.as_array()?;
-            Some((a.first()?.as_u64()?, a.get(1)?.as_str()?.to_owned()))
-        };
-        for entry in v.get("calls")?.as_array()?.iter().take(OUTSTANDING_CALLS) {
-            let id = entry.get(0)?.as_str()?;
-            let p = entry.get(1)?;
-            let s = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_owned);
-            let pending = Pending {
-                name: s("name")?,
-                tool: at(p.get("tool"))?,
-                message: at(p.get("message")),
-                message_agent: s("message_agent"),
-                tool_agent: s("tool_agent"),
-            };
-            c.calls.set(id.to_owned(), pending);
-        }
-        Some(c)
     }
 }
 
