@@ -224,3 +224,27 @@ fn chunked_reading_equals_whole_reading() {
     }
     assert_eq!(checked, 58);
 }
+
+/// Every classify input cut at many points and with characters inserted: classification
+/// answers (never throws, never panics), and chunked reading still equals whole reading.
+#[test]
+fn mangled_transcripts_never_panic() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES)).expect("cases.jsonl");
+    let inserts = ["é", "😀", "\u{2028}", "\"", "\\", "}", "<task-notification>", "\n"];
+    let mut n = 0;
+    for line in text.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        if case["fn"] != "classify" {
+            continue;
+        }
+        let whole = case["args"][0].as_str().unwrap();
+        let bounds: Vec<usize> = whole.char_indices().map(|(i, _)| i).collect();
+        for (k, at) in bounds.iter().step_by(13.max(bounds.len() / 25)).enumerate() {
+            let v = format!("{}{}{}", &whole[..*at], inserts[k % inserts.len()], &whole[*at..]);
+            let items = call("classify", &[Value::from(v.as_str())]).expect("classify answers");
+            assert!(items.is_array());
+            n += 1;
+        }
+    }
+    assert!(n > 500, "{n}");
+}

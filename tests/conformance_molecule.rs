@@ -216,3 +216,34 @@ fn comparator_is_not_vacuous() {
     assert!(!same(&json!([1, 2]), Some(&json!([1]))));
     assert!(!same(&json!({"a": "x"}), Some(&json!({}))));
 }
+
+/// Mangled real files (cut at many points, bytes swapped for multi-byte characters and
+/// line terminators) never make a reader panic: each call answers or throws its message.
+#[test]
+fn mangled_inputs_never_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(DIR).join("fixtures");
+    let mut names: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
+    names.retain(|p| !p.to_string_lossy().ends_with(".expected.json"));
+    let inserts = ["é", "€", "😀", "\u{2028}", "\r", "\"", "\\", "{", "*** Begin Patch", "</", "…"];
+    let mut calls = 0;
+    for path in names {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        for (k, at) in bounds.iter().step_by(97.max(bounds.len() / 60)).enumerate() {
+            let mut variants = vec![text[..*at].to_owned()];
+            let ins = inserts[k % inserts.len()];
+            variants.push(format!("{}{ins}{}", &text[..*at], &text[*at..]));
+            for v in variants {
+                let input = json!([{"text": v, "fileName": "x"}]).to_string();
+                for f in ["claudeCode", "codex", "moleculeIde", "autodetect"] {
+                    for m in ["detect", "read"] {
+                        let out = agentlines::api::call(&format!("{f}_{m}"), &input);
+                        assert!(out.starts_with("{\"ok\"") || out.starts_with("{\"throws\""), "{out:.200}");
+                        calls += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(calls > 1000, "{calls}");
+}

@@ -89,8 +89,14 @@ fn presets_of(raw: Option<&Value>) -> Result<Vec<DumpPreset>, String> {
     Ok(out)
 }
 
+/// How long a chain of presets naming presets may be (a guard for the stack).
+const MAX_CHAIN: usize = 256;
+
 /// Walks every `@name` a preset reaches; `path` is the chain walked so far.
 fn resolvable(preset: &DumpPreset, presets: &[DumpPreset], path: &mut Vec<String>) -> Result<(), String> {
+    if path.len() >= MAX_CHAIN {
+        return Err(format!("dump.presets[{}] is reached through more than {MAX_CHAIN} presets naming each other", preset.name));
+    }
     if path.contains(&preset.name) {
         path.push(preset.name.clone());
         return Err(format!("dump.presets reference each other in a cycle: {}", path.join(" -> ")));

@@ -41,40 +41,54 @@ fn raw_patches(text: &str) -> Vec<String> {
 /// The bodies of the double-quoted literals that contain `*** Begin Patch`, in order:
 /// each runs from a `"` to the next unescaped `"` (a backslash escapes any character but
 /// a line break), scanning on after each literal found.
+///
+/// A regex engine tries every `"` as an opening; a quote inside a literal just tried
+/// (escaped there) follows the same escapes, so it ends the same way: skipping to where
+/// the attempt ended gives the same matches in linear time.
 fn quoted_patches(input: &str) -> Vec<&str> {
-    let b = input.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    while let Some(q) = input[start..].find('"').map(|i| start + i) {
+    while let Some(q) = input.get(start..).and_then(|r| r.find('"')).map(|i| start + i) {
         match literal_end(input, q + 1) {
-            Some(end) if input[q + 1..end].contains(BEGIN) && begins_on_token(input, q + 1, end) => {
-                out.push(&input[q + 1..end]);
-                start = end + 1;
+            Literal::Closed(end) => {
+                if input[q + 1..end].contains(BEGIN) && begins_on_token(input, q + 1, end) {
+                    out.push(&input[q + 1..end]);
+                    start = end + 1;
+                } else {
+                    // The closing quote may open the next literal.
+                    start = end;
+                }
             }
-            _ => start = q + 1,
-        }
-        if start >= b.len() {
-            break;
+            Literal::BadEscape(at) => start = at + 1,
+            Literal::Unclosed => break,
         }
     }
     out
 }
 
-/// Where the literal whose body starts at `from` closes, or `None` when it never does
-/// (end of text, or a backslash before a line break or at the end).
-fn literal_end(s: &str, from: usize) -> Option<usize> {
+enum Literal {
+    /// Closes at this byte (the `"`).
+    Closed(usize),
+    /// A backslash before a line break (or at the end) at this byte: no literal spans it.
+    BadEscape(usize),
+    /// The text ends first.
+    Unclosed,
+}
+
+/// Where the literal whose body starts at `from` closes.
+fn literal_end(s: &str, from: usize) -> Literal {
     let mut chars = s[from..].char_indices();
     while let Some((i, c)) = chars.next() {
         match c {
-            '"' => return Some(from + i),
+            '"' => return Literal::Closed(from + i),
             '\\' => match chars.next() {
                 Some((_, n)) if !js::is_line_terminator(n) => {}
-                _ => return None,
+                _ => return Literal::BadEscape(from + i),
             },
             _ => {}
         }
     }
-    None
+    Literal::Unclosed
 }
 
 /// Whether `*** Begin Patch` occurs in the body at a token boundary (not starting on the
@@ -144,4 +158,28 @@ pub fn writes_of_patch(patch: &str) -> Vec<AgentFileWrite> {
     }
     close(&mut cur, &mut writes);
     writes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        let raw = "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch";
+        let quoted = format!("tools.apply_patch({})", serde_json::to_string(raw).unwrap());
+        assert_eq!(find_patches(&quoted), vec![raw.to_owned()]);
+        // A patch starting on an escaped character is not at a token boundary.
+        assert_eq!(quoted_patches("\"\\*** Begin Patch\""), Vec::<&str>::new());
+        // An escaped line break ends no literal; the next quote is tried.
+        assert_eq!(quoted_patches("\"a\\\n\" \"*** Begin Patch\""), vec!["*** Begin Patch"]);
+    }
+
+    #[test]
+    fn many_escaped_quotes_stay_linear() {
+        let input = format!("\"{}", "\\\"".repeat(100_000));
+        assert!(find_patches(&input).is_empty());
+        let input = "\"a\" ".repeat(100_000);
+        assert!(find_patches(&input).is_empty());
+    }
 }

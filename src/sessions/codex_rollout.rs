@@ -44,8 +44,11 @@ fn wholly_one_tag(text: &str) -> bool {
     if end.len() < inner_from + close_len {
         return false;
     }
-    let close = &end[end.len() - close_len..];
-    close.starts_with("</") && close.ends_with('>') && close[2..close_len - 1].eq_ignore_ascii_case(name)
+    // The closing tag is ASCII: an offset inside a multi-byte character cannot be one.
+    let Some(close) = end.get(end.len() - close_len..) else {
+        return false;
+    };
+    close.starts_with("</") && close.ends_with('>') && close.get(2..close_len - 1).is_some_and(|n| n.eq_ignore_ascii_case(name))
 }
 
 fn content_blocks(p: Option<&Value>) -> &[Value] {
@@ -145,4 +148,19 @@ pub fn read(text: &str) -> AgentSession {
     }
     session.model = models.single();
     session
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wholly_one_tag;
+
+    #[test]
+    fn one_tag() {
+        assert!(wholly_one_tag(" <environment_context>\n<cwd>/x</cwd>\n</environment_context> "));
+        assert!(wholly_one_tag("<A b=\"1\">x</a>"));
+        assert!(!wholly_one_tag("<a>x</a> and more"));
+        assert!(!wholly_one_tag("<a>"));
+        assert!(!wholly_one_tag("<a>é€"));
+        assert!(!wholly_one_tag("<1a>x</1a>"));
+    }
 }
