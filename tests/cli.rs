@@ -73,8 +73,10 @@ fn session_reads_each_bundled_format() {
         assert!(turns.len() >= 2, "{name}: {turns:?}");
         assert_eq!(turns[0]["role"], "user", "{name}");
         // Same answer as the library's own recorded upstream output.
-        let expected: Value =
-            serde_json::from_str(&std::fs::read_to_string(fixture(&format!("{name}.expected.json"))).unwrap()).unwrap();
+        let expected: Value = serde_json::from_str(
+            &std::fs::read_to_string(fixture(&format!("{name}.expected.json"))).unwrap(),
+        )
+        .unwrap();
         assert_eq!(s["turns"], expected["autodetect.read"]["turns"], "{name}");
     }
 }
@@ -90,17 +92,33 @@ fn session_from_stdin_and_forced_reader() {
 
 #[test]
 fn session_rejects_what_it_cannot_read() {
-    assert_bad(&run(&["session", "/no/such/file.jsonl"], None), "cannot read /no/such/file.jsonl: no such file");
-    assert_bad(&run(&["session", "-"], Some("just some notes\n")), "No transcript reader recognizes this file.");
+    assert_bad(
+        &run(&["session", "/no/such/file.jsonl"], None),
+        "cannot read /no/such/file.jsonl: no such file",
+    );
+    assert_bad(
+        &run(&["session", "-"], Some("just some notes\n")),
+        "No transcript reader recognizes this file.",
+    );
     assert_bad(&run(&["session", "--format", "aider", "-"], Some("x")), "unknown reader aider");
     assert_bad(&run(&["session"], None), "which file?");
-    assert_bad(&run(&["session", Path::new(env!("CARGO_MANIFEST_DIR")).to_str().unwrap()], None), "is a directory");
+    assert_bad(
+        &run(&["session", Path::new(env!("CARGO_MANIFEST_DIR")).to_str().unwrap()], None),
+        "is a directory",
+    );
 }
 
 #[test]
 fn dump_selects_items_into_a_session_dump_file() {
     let o = run(
-        &["dump", &fixture("session-v2.1.281.jsonl"), "--select", "message,tool,-tool:Read", "--written-at", "1234"],
+        &[
+            "dump",
+            &fixture("session-v2.1.281.jsonl"),
+            "--select",
+            "message,tool,-tool:Read",
+            "--written-at",
+            "1234",
+        ],
         None,
     );
     let d = stdout_json(&o);
@@ -133,10 +151,27 @@ fn dump_default_selection_and_presets() {
         r#"{"dump":{"presets":[{"name":"files","opts":{"types":["tool:Write","tool:Edit"]}},{"name":"talk","opts":{"types":["message:user","@files"]}}]}}"#,
     );
     let p = presets.to_str().unwrap();
-    let d = stdout_json(&run(&["dump", &fixture("session-v2.1.281.jsonl"), "--presets", p, "--select", "@talk,-tool:Edit"], None));
-    assert_eq!(d["types"], serde_json::json!(["message:user", "tool:Write", "tool:Edit", "-tool:Edit"]));
-    let types: Vec<&str> = d["items"].as_array().unwrap().iter().map(|i| i["type"].as_str().unwrap()).collect();
-    assert!(types.iter().all(|t| t.starts_with("message:user:") || *t == "tool:Write"), "{types:?}");
+    let d = stdout_json(&run(
+        &[
+            "dump",
+            &fixture("session-v2.1.281.jsonl"),
+            "--presets",
+            p,
+            "--select",
+            "@talk,-tool:Edit",
+        ],
+        None,
+    ));
+    assert_eq!(
+        d["types"],
+        serde_json::json!(["message:user", "tool:Write", "tool:Edit", "-tool:Edit"])
+    );
+    let types: Vec<&str> =
+        d["items"].as_array().unwrap().iter().map(|i| i["type"].as_str().unwrap()).collect();
+    assert!(
+        types.iter().all(|t| t.starts_with("message:user:") || *t == "tool:Write"),
+        "{types:?}"
+    );
     let _ = std::fs::remove_file(&presets);
 }
 
@@ -144,23 +179,38 @@ fn dump_default_selection_and_presets() {
 fn dump_refuses_bad_selections_and_inputs() {
     let f = fixture("session-v2.1.281.jsonl");
     assert_bad(&run(&["dump", &f, "--select", "Tool:Bash"], None), "bad --select");
-    assert_bad(&run(&["dump", &f, "--select", "@nope"], None), "@nope, which is not a configured preset");
-    let cyclic = temp_file("cyclic.json", r#"{"presets":[{"name":"a","opts":{"types":["@b"]}},{"name":"b","opts":{"types":["@a"]}}]}"#);
+    assert_bad(
+        &run(&["dump", &f, "--select", "@nope"], None),
+        "@nope, which is not a configured preset",
+    );
+    let cyclic = temp_file(
+        "cyclic.json",
+        r#"{"presets":[{"name":"a","opts":{"types":["@b"]}},{"name":"b","opts":{"types":["@a"]}}]}"#,
+    );
     assert_bad(
         &run(&["dump", &f, "--presets", cyclic.to_str().unwrap()], None),
         "dump.presets reference each other in a cycle: a -> b -> a",
     );
     let _ = std::fs::remove_file(&cyclic);
-    assert_bad(&run(&["dump", &fixture("export-v2.1.281.txt")], None), "is not a Claude Code session .jsonl");
+    assert_bad(
+        &run(&["dump", &fixture("export-v2.1.281.txt")], None),
+        "is not a Claude Code session .jsonl",
+    );
     assert_bad(&run(&["dump", &f, "--written-at", "soon"], None), "--written-at");
     assert_bad(&run(&["dump", &f, "--frobnicate"], None), "unknown option --frobnicate");
 }
 
 #[test]
 fn parse_prints_entries_as_json_lines() {
-    let o = run(&["parse", "--ts", "2026-01-01T00:00:00.000Z", "--format", "plain", "-"], Some("hello\n\nworld\n"));
+    let o = run(
+        &["parse", "--ts", "2026-01-01T00:00:00.000Z", "--format", "plain", "-"],
+        Some("hello\n\nworld\n"),
+    );
     assert!(o.status.success());
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2, "a blank line gives no entry: {lines:?}");
     assert_eq!(lines[0]["kind"], "stdout");
     assert_eq!(lines[0]["text"], "hello");

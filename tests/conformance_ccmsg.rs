@@ -43,9 +43,15 @@ const PROBE_ITEMS: [&str; 13] = [
 /// Conformance encoding → `$js` tagging.
 fn to_js(v: &Value) -> Value {
     match v {
-        Value::Object(o) if o.len() == 1 && o.get("undefined") == Some(&Value::Bool(true)) => json!({"$js": "undefined"}),
-        Value::Object(o) if o.len() == 1 && o.get("function") == Some(&Value::Bool(true)) => json!({"$js": "function"}),
-        Value::Object(o) if o.len() == 1 && o.get("number").is_some_and(Value::is_string) => json!({"$js": o["number"]}),
+        Value::Object(o) if o.len() == 1 && o.get("undefined") == Some(&Value::Bool(true)) => {
+            json!({"$js": "undefined"})
+        }
+        Value::Object(o) if o.len() == 1 && o.get("function") == Some(&Value::Bool(true)) => {
+            json!({"$js": "function"})
+        }
+        Value::Object(o) if o.len() == 1 && o.get("number").is_some_and(Value::is_string) => {
+            json!({"$js": o["number"]})
+        }
         Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), to_js(v))).collect()),
         Value::Array(a) => Value::Array(a.iter().map(to_js).collect()),
         other => other.clone(),
@@ -57,7 +63,8 @@ fn is_undefined(v: Option<&Value>) -> bool {
         None => true,
         Some(Value::Object(o)) => {
             o.len() == 1
-                && (o.get("undefined") == Some(&Value::Bool(true)) || o.get("$js") == Some(&Value::from("undefined")))
+                && (o.get("undefined") == Some(&Value::Bool(true))
+                    || o.get("$js") == Some(&Value::from("undefined")))
         }
         _ => false,
     }
@@ -77,7 +84,9 @@ fn same(expected: &Value, actual: Option<&Value>) -> bool {
             e.iter().all(|(k, v)| same(v, a.get(k)))
                 && a.iter().all(|(k, v)| e.contains_key(k) || is_undefined(Some(v)))
         }
-        (Value::Array(e), Value::Array(a)) => e.len() == a.len() && e.iter().zip(a).all(|(x, y)| same(x, Some(y))),
+        (Value::Array(e), Value::Array(a)) => {
+            e.len() == a.len() && e.iter().zip(a).all(|(x, y)| same(x, Some(y)))
+        }
         (Value::Number(e), Value::Number(a)) => e.as_f64() == a.as_f64(),
         _ => expected == actual,
     }
@@ -85,8 +94,11 @@ fn same(expected: &Value, actual: Option<&Value>) -> bool {
 
 /// `{"ok": v}` → Ok(v), `{"throws": m}` → Err(m).
 fn call(name: &str, args: &[Value]) -> Result<Value, String> {
-    let answer: Value = serde_json::from_str(&agentlines::api::call(name, &Value::Array(args.to_vec()).to_string()))
-        .expect("api::call answers JSON");
+    let answer: Value = serde_json::from_str(&agentlines::api::call(
+        name,
+        &Value::Array(args.to_vec()).to_string(),
+    ))
+    .expect("api::call answers JSON");
     match answer.get("throws") {
         Some(m) => Err(m.as_str().unwrap_or("").to_owned()),
         None => Ok(answer.get("ok").cloned().unwrap_or(Value::Null)),
@@ -98,7 +110,10 @@ fn read_chunks(calls: &[Value]) -> Result<Value, String> {
     let mut all: Vec<Value> = Vec::new();
     let mut chunks: Vec<(usize, usize)> = Vec::new();
     for c in calls {
-        let r = call("Classification_readChunk", &[state.clone(), c[0].clone(), c.get(1).cloned().unwrap_or(json!(0))])?;
+        let r = call(
+            "Classification_readChunk",
+            &[state.clone(), c[0].clone(), c.get(1).cloned().unwrap_or(json!(0))],
+        )?;
         for u in r["updates"].as_array().cloned().unwrap_or_default() {
             let at = u["ordinal"].as_u64().unwrap_or(u64::MAX) as usize;
             if let Some(Value::Object(item)) = all.get_mut(at) {
@@ -110,28 +125,49 @@ fn read_chunks(calls: &[Value]) -> Result<Value, String> {
         all.extend(items);
         state = r["state"].clone();
     }
-    Ok(Value::Array(chunks.into_iter().map(|(from, n)| Value::Array(all[from..from + n].to_vec())).collect()))
+    Ok(Value::Array(
+        chunks.into_iter().map(|(from, n)| Value::Array(all[from..from + n].to_vec())).collect(),
+    ))
 }
 
 fn run_selection(args: &[Value], expected: &Value) -> Result<Value, String> {
     let s = call("selection", args)?;
     let elements = s["elements"].clone();
     let mut keeps = serde_json::Map::new();
-    for ty in expected.get("keeps").and_then(Value::as_object).map(|o| o.keys().cloned().collect::<Vec<_>>()).unwrap_or_default() {
+    for ty in expected
+        .get("keeps")
+        .and_then(Value::as_object)
+        .map(|o| o.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
         keeps.insert(ty.clone(), call("selection_keeps", &[elements.clone(), Value::from(ty)])?);
     }
     let items: Vec<Value> = PROBE_ITEMS.iter().map(|t| json!({"type": t})).collect();
     let sel = call("select", &[Value::Array(items), elements.clone()])?;
-    let kept: Vec<Value> = sel["items"].as_array().cloned().unwrap_or_default().iter().map(|i| i["type"].clone()).collect();
-    Ok(json!({"elements": elements, "ids": s["ids"], "keeps": keeps, "kept": kept, "entries": sel["entries"]}))
+    let kept: Vec<Value> = sel["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|i| i["type"].clone())
+        .collect();
+    Ok(
+        json!({"elements": elements, "ids": s["ids"], "keeps": keeps, "kept": kept, "entries": sel["entries"]}),
+    )
 }
 
 fn run(case: &Value) -> Result<Value, String> {
     let fn_name = case["fn"].as_str().unwrap_or("");
-    let args: Vec<Value> = case.get("args").and_then(Value::as_array).map(|a| a.iter().map(to_js).collect()).unwrap_or_default();
+    let args: Vec<Value> = case
+        .get("args")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(to_js).collect())
+        .unwrap_or_default();
     match fn_name {
         "classify" => call("classify", &args),
-        "Classification.readChunk" => read_chunks(case["calls"].as_array().map(Vec::as_slice).unwrap_or(&[])),
+        "Classification.readChunk" => {
+            read_chunks(case["calls"].as_array().map(Vec::as_slice).unwrap_or(&[]))
+        }
         "selection" => run_selection(&args, &case["expected"]),
         "dumpConfig" if case["note"] == "none" => call("dumpConfig", &[]),
         "dumpConfig" => call("dumpConfig", &args),
@@ -158,12 +194,16 @@ impl Tally {
         } else {
             slot.1 += 1;
             if self.failures.len() < 12 {
-                let want = case.get("throws").map(|t| format!("throws {t}")).unwrap_or_else(|| case["expected"].to_string());
+                let want = case
+                    .get("throws")
+                    .map(|t| format!("throws {t}"))
+                    .unwrap_or_else(|| case["expected"].to_string());
                 let got = match got {
                     Ok(v) => v.to_string(),
                     Err(m) => format!("throws {m:?}"),
                 };
-                self.failures.push(format!("{fn_name} [{label}]\n  want {want:.600}\n  got  {got:.600}"));
+                self.failures
+                    .push(format!("{fn_name} [{label}]\n  want {want:.600}\n  got  {got:.600}"));
             }
         }
     }
@@ -183,7 +223,8 @@ impl Tally {
 
 #[test]
 fn ccmsg_cases() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES)).expect("cases.jsonl");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES))
+        .expect("cases.jsonl");
     let mut tally = Tally::default();
     let mut n = 0;
     for (i, line) in text.lines().enumerate() {
@@ -196,14 +237,19 @@ fn ccmsg_cases() {
     assert_eq!(n, 104, "every recorded case");
     let report = tally.report();
     println!("{report}");
-    assert!(!tally.failed(), "ccmsg conformance failures:\n{report}\n{}", tally.failures.join("\n"));
+    assert!(
+        !tally.failed(),
+        "ccmsg conformance failures:\n{report}\n{}",
+        tally.failures.join("\n")
+    );
 }
 
 /// Reading a transcript line by line through `Classification_readChunk` (keeping the
 /// state, applying the updates) gives exactly the items of reading it whole.
 #[test]
 fn chunked_reading_equals_whole_reading() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES)).expect("cases.jsonl");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES))
+        .expect("cases.jsonl");
     let mut checked = 0;
     for line in text.lines() {
         let case: Value = serde_json::from_str(line).unwrap();
@@ -218,8 +264,14 @@ fn chunked_reading_equals_whole_reading() {
             offset += piece.len();
         }
         let chunks = read_chunks(&calls).expect("chunks");
-        let joined: Vec<Value> = chunks.as_array().unwrap().iter().flat_map(|c| c.as_array().unwrap().clone()).collect();
-        assert_eq!(Value::Array(joined), call("classify", &[Value::from(whole)]).unwrap(), "{}", case["note"]);
+        let joined: Vec<Value> =
+            chunks.as_array().unwrap().iter().flat_map(|c| c.as_array().unwrap().clone()).collect();
+        assert_eq!(
+            Value::Array(joined),
+            call("classify", &[Value::from(whole)]).unwrap(),
+            "{}",
+            case["note"]
+        );
         checked += 1;
     }
     assert_eq!(checked, 58);
@@ -229,7 +281,8 @@ fn chunked_reading_equals_whole_reading() {
 /// answers (never throws, never panics), and chunked reading still equals whole reading.
 #[test]
 fn mangled_transcripts_never_panic() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES)).expect("cases.jsonl");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CASES))
+        .expect("cases.jsonl");
     let inserts = ["é", "😀", "\u{2028}", "\"", "\\", "}", "<task-notification>", "\n"];
     let mut n = 0;
     for line in text.lines() {

@@ -11,7 +11,9 @@
 //!
 //! On failure the test prints a per-fn pass/fail table and the first mismatches.
 
-use agentlines::sessions::{create_reader, AgentSession, ReadError, TranscriptInput, TranscriptReader};
+use agentlines::sessions::{
+    create_reader, AgentSession, ReadError, TranscriptInput, TranscriptReader,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,9 +23,15 @@ const DIR: &str = "tests/fixtures/conformance/molecule";
 /// Conformance encoding → `$js` tagging.
 fn to_js(v: &Value) -> Value {
     match v {
-        Value::Object(o) if o.len() == 1 && o.get("undefined") == Some(&Value::Bool(true)) => json!({"$js": "undefined"}),
-        Value::Object(o) if o.len() == 1 && o.get("function") == Some(&Value::Bool(true)) => json!({"$js": "function"}),
-        Value::Object(o) if o.len() == 1 && o.get("number").is_some_and(Value::is_string) => json!({"$js": o["number"]}),
+        Value::Object(o) if o.len() == 1 && o.get("undefined") == Some(&Value::Bool(true)) => {
+            json!({"$js": "undefined"})
+        }
+        Value::Object(o) if o.len() == 1 && o.get("function") == Some(&Value::Bool(true)) => {
+            json!({"$js": "function"})
+        }
+        Value::Object(o) if o.len() == 1 && o.get("number").is_some_and(Value::is_string) => {
+            json!({"$js": o["number"]})
+        }
         Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), to_js(v))).collect()),
         Value::Array(a) => Value::Array(a.iter().map(to_js).collect()),
         other => other.clone(),
@@ -35,7 +43,8 @@ fn is_undefined(v: Option<&Value>) -> bool {
         None => true,
         Some(Value::Object(o)) => {
             o.len() == 1
-                && (o.get("undefined") == Some(&Value::Bool(true)) || o.get("$js") == Some(&Value::from("undefined")))
+                && (o.get("undefined") == Some(&Value::Bool(true))
+                    || o.get("$js") == Some(&Value::from("undefined")))
         }
         _ => false,
     }
@@ -55,7 +64,9 @@ fn same(expected: &Value, actual: Option<&Value>) -> bool {
             e.iter().all(|(k, v)| same(v, a.get(k)))
                 && a.iter().all(|(k, v)| e.contains_key(k) || is_undefined(Some(v)))
         }
-        (Value::Array(e), Value::Array(a)) => e.len() == a.len() && e.iter().zip(a).all(|(x, y)| same(x, Some(y))),
+        (Value::Array(e), Value::Array(a)) => {
+            e.len() == a.len() && e.iter().zip(a).all(|(x, y)| same(x, Some(y)))
+        }
         (Value::Number(e), Value::Number(a)) => e.as_f64() == a.as_f64(),
         _ => expected == actual,
     }
@@ -63,8 +74,11 @@ fn same(expected: &Value, actual: Option<&Value>) -> bool {
 
 /// `{"ok": v}` → Ok(v), `{"throws": m}` → Err(m).
 fn call(name: &str, args: &[Value]) -> Result<Value, String> {
-    let answer: Value = serde_json::from_str(&agentlines::api::call(name, &Value::Array(args.to_vec()).to_string()))
-        .expect("api::call answers JSON");
+    let answer: Value = serde_json::from_str(&agentlines::api::call(
+        name,
+        &Value::Array(args.to_vec()).to_string(),
+    ))
+    .expect("api::call answers JSON");
     match answer.get("throws") {
         Some(m) => Err(m.as_str().unwrap_or("").to_owned()),
         None => Ok(answer.get("ok").cloned().unwrap_or(Value::Null)),
@@ -122,7 +136,8 @@ fn run(fn_name: &str, args: &[Value]) -> Result<Value, String> {
     }
     if fn_name == "autodetect.label" {
         let readers = call("TRANSCRIPT_READERS", &[])?;
-        let auto = readers.as_array().and_then(|a| a.iter().find(|r| r["name"] == "autodetect")).cloned();
+        let auto =
+            readers.as_array().and_then(|a| a.iter().find(|r| r["name"] == "autodetect")).cloned();
         return Ok(auto.map(|r| r["label"].clone()).unwrap_or(Value::Null));
     }
     let (reader, method) = fn_name.split_once('.').expect("reader.method");
@@ -149,12 +164,16 @@ impl Tally {
         } else {
             slot.1 += 1;
             if self.failures.len() < 12 {
-                let want = case.get("throws").map(|t| format!("throws {t}")).unwrap_or_else(|| case["expected"].to_string());
+                let want = case
+                    .get("throws")
+                    .map(|t| format!("throws {t}"))
+                    .unwrap_or_else(|| case["expected"].to_string());
                 let got = match got {
                     Ok(v) => v.to_string(),
                     Err(m) => format!("throws {m:?}"),
                 };
-                self.failures.push(format!("{fn_name} [{label}]\n  want {want:.600}\n  got  {got:.600}"));
+                self.failures
+                    .push(format!("{fn_name} [{label}]\n  want {want:.600}\n  got  {got:.600}"));
             }
         }
     }
@@ -185,11 +204,16 @@ fn molecule_cases_and_fixtures() {
         tally.check(&fn_name, &format!("line {}", n + 1), &case, got);
     }
     // Upstream fixtures: every reader's recorded detect/read on each real file.
-    let mut fixtures: Vec<_> = std::fs::read_dir(root.join("fixtures")).expect("fixtures").flatten().map(|e| e.path()).collect();
+    let mut fixtures: Vec<_> = std::fs::read_dir(root.join("fixtures"))
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     fixtures.sort();
     let mut seen = 0;
     for path in fixtures.iter().filter(|p| p.to_string_lossy().ends_with(".expected.json")) {
-        let expected: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let name = expected["input"]["fileName"].as_str().unwrap().to_owned();
         let input = json!({"text": std::fs::read_to_string(root.join("fixtures").join(&name)).unwrap(), "fileName": name});
         for (key, want) in expected.as_object().unwrap().iter().filter(|(k, _)| *k != "input") {
@@ -205,7 +229,11 @@ fn molecule_cases_and_fixtures() {
     assert!(seen >= 40, "expected every fixture's outputs, saw {seen}");
     let report = tally.report();
     println!("{report}");
-    assert!(!tally.failed(), "molecule conformance failures:\n{report}\n{}", tally.failures.join("\n"));
+    assert!(
+        !tally.failed(),
+        "molecule conformance failures:\n{report}\n{}",
+        tally.failures.join("\n")
+    );
 }
 
 #[test]
@@ -238,7 +266,10 @@ fn mangled_inputs_never_panic() {
                 for f in ["claudeCode", "codex", "moleculeIde", "autodetect"] {
                     for m in ["detect", "read"] {
                         let out = agentlines::api::call(&format!("{f}_{m}"), &input);
-                        assert!(out.starts_with("{\"ok\"") || out.starts_with("{\"throws\""), "{out:.200}");
+                        assert!(
+                            out.starts_with("{\"ok\"") || out.starts_with("{\"throws\""),
+                            "{out:.200}"
+                        );
                         calls += 1;
                     }
                 }

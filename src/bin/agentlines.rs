@@ -165,11 +165,13 @@ fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
     if path == "-" {
         return Ok((Box::new(io::stdin().lock()), None));
     }
-    let meta = std::fs::metadata(path).map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
     if meta.is_dir() {
         return fail(format!("{path} is a directory, not a transcript file"));
     }
-    let file = std::fs::File::open(path).map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
     Ok((Box::new(file), Some(meta.len())))
 }
 
@@ -186,9 +188,10 @@ fn progress(size: Option<u64>, what: &str) -> ProgressBar {
     match size {
         Some(n) if n > PROGRESS_BYTES && io::stderr().is_terminal() => {
             let bar = ProgressBar::new(n);
-            let style = ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} ({eta})")
-                .map(|s| s.progress_chars("=> "))
-                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            let style =
+                ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} ({eta})")
+                    .map(|s| s.progress_chars("=> "))
+                    .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
             bar.set_message(what.to_owned());
             bar
@@ -222,7 +225,9 @@ fn read_all(path: &str, what: &str) -> Result<String, Failure> {
 }
 
 fn file_name(path: &str) -> Option<String> {
-    (path != "-").then(|| Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned())).flatten()
+    (path != "-")
+        .then(|| Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()))
+        .flatten()
 }
 
 fn parse_cmd(args: &[String]) -> Result<(), Failure> {
@@ -233,7 +238,8 @@ fn parse_cmd(args: &[String]) -> Result<(), Failure> {
         Some(name) => match Format::from_name(name) {
             Some(f) => Some(f),
             None => {
-                let names: Vec<&str> = Format::JSON.iter().chain([Format::Plain].iter()).map(|f| f.name()).collect();
+                let names: Vec<&str> =
+                    Format::JSON.iter().chain([Format::Plain].iter()).map(|f| f.name()).collect();
                 return usage(format!("unknown format {name} (known: {})", names.join(", ")));
             }
         },
@@ -248,7 +254,9 @@ fn parse_cmd(args: &[String]) -> Result<(), Failure> {
     let mut raw = Vec::new();
     loop {
         raw.clear();
-        let n = reader.read_until(b'\n', &mut raw).map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
+        let n = reader
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
         if n == 0 {
             break;
         }
@@ -261,7 +269,8 @@ fn parse_cmd(args: &[String]) -> Result<(), Failure> {
             (false, _) => parser.parse_line(line, &ts),
         };
         for e in &entries {
-            let json = serde_json::to_string(e).map_err(|e| Failure(format!("cannot encode an entry: {e}"), false))?;
+            let json = serde_json::to_string(e)
+                .map_err(|e| Failure(format!("cannot encode an entry: {e}"), false))?;
             out.line(&json)?;
         }
     }
@@ -277,12 +286,17 @@ fn session_cmd(args: &[String]) -> Result<(), Failure> {
         "claude-code" | "claude" => Box::new(sessions::ClaudeCodeReader),
         "codex" => Box::new(sessions::CodexReader),
         "molecule-ide" | "molecule" => Box::new(sessions::MoleculeIdeReader),
-        other => return usage(format!("unknown reader {other} (known: claude-code, codex, molecule-ide, autodetect)")),
+        other => {
+            return usage(format!(
+                "unknown reader {other} (known: claude-code, codex, molecule-ide, autodetect)"
+            ))
+        }
     };
     let text = read_all(path, "read")?;
     let input = TranscriptInput { text, file_name: file_name(path) };
     let session = reader.read(&input).map_err(|e| Failure(e.0, false))?;
-    let json = serde_json::to_string_pretty(&session).map_err(|e| Failure(format!("cannot encode the session: {e}"), false))?;
+    let json = serde_json::to_string_pretty(&session)
+        .map_err(|e| Failure(format!("cannot encode the session: {e}"), false))?;
     let mut out = Out::new();
     out.line(&json)?;
     out.finish()
@@ -291,7 +305,8 @@ fn session_cmd(args: &[String]) -> Result<(), Failure> {
 /// Reads a presets file: a config's `dump` section, or a config holding one.
 fn presets_from(path: &str) -> Result<Vec<DumpPreset>, Failure> {
     let text = read_all(path, "presets")?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| Failure(format!("presets file {path} is not JSON: {e}"), false))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Failure(format!("presets file {path} is not JSON: {e}"), false))?;
     let section = v.get("dump").unwrap_or(&v);
     dump_config(Some(section)).map_err(|m| Failure(format!("presets file {path}: {m}"), false))
 }
@@ -312,14 +327,23 @@ fn dump_cmd(args: &[String]) -> Result<(), Failure> {
         .map(|s| s.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect())
         .unwrap_or_default();
     check_selection(&types, &presets).map_err(|m| Failure(format!("bad --select: {m}"), false))?;
-    let ask = Ask { types, preset: None, no_thinking: a.has("--no-thinking"), no_agent: a.has("--no-agent") };
+    let ask = Ask {
+        types,
+        preset: None,
+        no_thinking: a.has("--no-thinking"),
+        no_agent: a.has("--no-agent"),
+    };
     let written_at = match a.value("--written-at") {
-        Some(v) => v.parse::<u64>().map_err(|_| Failure(format!("--written-at wants milliseconds since 1970, got {v}"), true))?,
+        Some(v) => v.parse::<u64>().map_err(|_| {
+            Failure(format!("--written-at wants milliseconds since 1970, got {v}"), true)
+        })?,
         None => now_ms(),
     };
     let text = read_all(path, "read")?;
     if !looks_like_claude_log(&text) {
-        return fail(format!("{path} is not a Claude Code session .jsonl (no user or assistant records in it)"));
+        return fail(format!(
+            "{path} is not a Claude Code session .jsonl (no user or assistant records in it)"
+        ));
     }
     let sid = a
         .value("--sid")
@@ -327,10 +351,12 @@ fn dump_cmd(args: &[String]) -> Result<(), Failure> {
         .or_else(|| items::session_id(&text))
         .or_else(|| file_name(path).map(|n| n.trim_end_matches(".jsonl").to_owned()))
         .unwrap_or_default();
-    let subject = DumpSubject { sid, agent_id: a.value("--agent-id").map(str::to_owned), written_at };
+    let subject =
+        DumpSubject { sid, agent_id: a.value("--agent-id").map(str::to_owned), written_at };
     let all = classify_with_progress(&text);
     let file = items::dump_file(&subject, &items::selection(&ask, &presets), &all);
-    let json = serde_json::to_string_pretty(&file).map_err(|e| Failure(format!("cannot encode the dump: {e}"), false))?;
+    let json = serde_json::to_string_pretty(&file)
+        .map_err(|e| Failure(format!("cannot encode the dump: {e}"), false))?;
     let mut out = Out::new();
     out.line(&json)?;
     out.finish()
@@ -346,7 +372,10 @@ fn classify_with_progress(text: &str) -> Vec<items::Item> {
     while at < text.len() {
         let mut end = (at + (1 << 20)).min(text.len());
         if end < text.len() {
-            end = text.as_bytes()[end..].iter().position(|b| *b == b'\n').map_or(text.len(), |i| end + i + 1);
+            end = text.as_bytes()[end..]
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(text.len(), |i| end + i + 1);
         }
         let chunk = reading.read_chunk(&text[at..end], at as u64);
         for u in chunk.updates {
@@ -368,7 +397,9 @@ fn looks_like_claude_log(text: &str) -> bool {
     text.lines().any(|l| {
         serde_json::from_str::<serde_json::Value>(l)
             .ok()
-            .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(|t| t == "user" || t == "assistant"))
+            .and_then(|v| {
+                v.get("type").and_then(|t| t.as_str()).map(|t| t == "user" || t == "assistant")
+            })
             .unwrap_or(false)
     })
 }

@@ -21,15 +21,22 @@ use crate::sessions::api::arg;
 use serde_json::{json, Value};
 
 fn text_arg(args: &[Value], i: usize, what: &str) -> Result<String, String> {
-    arg(args, i).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| format!("{what} must be a string"))
+    arg(args, i)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{what} must be a string"))
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 fn items_arg(v: Option<&Value>) -> Vec<Item> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(|i| i.as_object().cloned()).collect()).unwrap_or_default()
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|i| i.as_object().cloned()).collect())
+        .unwrap_or_default()
 }
 
 fn items_json(items: Vec<Item>) -> Value {
@@ -49,7 +56,9 @@ fn read_chunk(args: &[Value]) -> Result<Value, String> {
         .into_iter()
         .map(|u| json!({"ordinal": u.ordinal, "id": u.id, "field": u.field, "value": u.value}))
         .collect();
-    Ok(json!({"state": c.to_state(), "items": items_json(out.items), "updates": updates, "watch": c.watched()}))
+    Ok(
+        json!({"state": c.to_state(), "items": items_json(out.items), "updates": updates, "watch": c.watched()}),
+    )
 }
 
 fn dump(args: &[Value]) -> Result<Value, String> {
@@ -69,7 +78,12 @@ fn dump(args: &[Value]) -> Result<Value, String> {
             .or_else(|| session_id(&text))
             .unwrap_or_default(),
         agent_id: opts.get("agent_id").and_then(Value::as_str).map(str::to_owned),
-        written_at: opts.get("written_at").and_then(Value::as_f64).filter(|t| *t >= 0.0).map(|t| t as u64).unwrap_or(0),
+        written_at: opts
+            .get("written_at")
+            .and_then(Value::as_f64)
+            .filter(|t| *t >= 0.0)
+            .map(|t| t as u64)
+            .unwrap_or(0),
     };
     Ok(dump_session(&text, &subject, &ask, &presets))
 }
@@ -94,7 +108,9 @@ pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
             Ok(json!({"items": items_json(items), "entries": entries}))
         }
         "dumpConfig" => dump_config(arg(args, 0)).map(|p| presets_json(&p)),
-        "dumpIds" => Ok(Value::Array(dump_ids(&items_arg(arg(args, 0))).iter().map(DumpId::to_json).collect())),
+        "dumpIds" => Ok(Value::Array(
+            dump_ids(&items_arg(arg(args, 0))).iter().map(DumpId::to_json).collect(),
+        )),
         "dumpSession" => dump(args),
         "TRANSCRIPT_ITEM_TYPES" => Ok(json!(TRANSCRIPT_ITEM_TYPES)),
         "DEFAULT_DUMP_TYPES" => Ok(json!(DEFAULT_TYPES)),

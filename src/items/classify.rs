@@ -13,11 +13,12 @@
 //! (at most [`OUTSTANDING_CALLS`], oldest evicted), and a link written into an item handed
 //! out by an earlier chunk comes back as an [`ItemUpdate`].
 
-use super::record::{
-    attribute, count, count_of, instant, list, located, opt_num, opt_str, optional, row, segment, span,
-    str_, tagged, text, Row,
-};
+use super::make::{fields, is_ccmsg_send, sid_shaped, Maker, Out};
 use super::pending::{Calls, Pending};
+use super::record::{
+    attribute, count, count_of, instant, list, located, opt_num, opt_str, row, segment, span, str_,
+    tagged, text, Row,
+};
 use super::tools::{generic_result, result_fields, use_fields};
 use super::Item;
 use crate::sessions::js;
@@ -70,87 +71,6 @@ pub struct Classification {
     pub(super) made: u64,
 }
 
-/// The chunk being read: its items so far, and updates to earlier chunks' items.
-struct Out {
-    base: u64,
-    items: Vec<Item>,
-    updates: Vec<ItemUpdate>,
-}
-
-impl Out {
-    fn set(&mut self, at: &(u64, String), field: &str, value: Value) {
-        if at.0 >= self.base {
-            if let Some(item) = usize::try_from(at.0 - self.base).ok().and_then(|i| self.items.get_mut(i)) {
-                item.insert(field.to_owned(), value);
-            }
-        } else {
-            self.updates.push(ItemUpdate { ordinal: at.0, id: at.1.clone(), field: field.to_owned(), value });
-        }
-    }
-}
-
-/// Builds the items of one record (`make` upstream): ids `<uuid>:<index>`.
-struct Maker<'a> {
-    uuid: String,
-    source: Value,
-    at: Value,
-    index: usize,
-    out: &'a mut Out,
-}
-
-impl Maker<'_> {
-    fn make(&mut self, turn: u64, kind: &str, fields: Row) -> (u64, String) {
-        let id = format!("{}:{}", self.uuid, self.index);
-        let mut item = Item::new();
-        item.insert("id".into(), Value::from(id.clone()));
-        item.insert("uuid".into(), Value::from(self.uuid.clone()));
-        item.insert("source".into(), self.source.clone());
-        item.insert("type".into(), Value::from(kind));
-        item.insert("at".into(), self.at.clone());
-        item.insert("turn".into(), Value::from(turn));
-        for (k, v) in fields {
-            item.insert(k, v);
-        }
-        self.index += 1;
-        let ordinal = self.out.base + self.out.items.len() as u64;
-        self.out.items.push(item);
-        (ordinal, id)
-    }
-}
-
-fn fields(pairs: Vec<(&str, Option<Value>)>) -> Row {
-    let mut f = Row::new();
-    for (k, v) in pairs {
-        optional(&mut f, k, v);
-    }
-    f
-}
-
-fn sid_shaped(to: &str) -> bool {
-    let groups: Vec<&str> = to.split('-').collect();
-    groups.len() == 5
-        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-/// `\bccmsg\s+(post|reply)\b`.
-fn is_ccmsg_send(command: &str) -> bool {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let bytes = command.as_bytes();
-    command.match_indices("ccmsg").any(|(i, m)| {
-        if i > 0 && word(bytes[i - 1]) {
-            return false;
-        }
-        let rest = &command[i + m.len()..];
-        let after = js::trim_start(rest);
-        if after.len() == rest.len() {
-            return false;
-        }
-        ["post", "reply"].iter().any(|v| {
-            after.strip_prefix(v).is_some_and(|r| !r.as_bytes().first().is_some_and(|b| word(*b)))
-        })
-    })
-}
-
 impl Classification {
     pub fn new() -> Classification {
         Classification::default()
@@ -175,16 +95,22 @@ impl Classification {
         if NOT_ITEMS.contains(&ty) {
             return;
         }
-        let uuid = str_(record.get("uuid")).map(str::to_owned).unwrap_or_else(|| format!("@{offset}"));
+        let uuid =
+            str_(record.get("uuid")).map(str::to_owned).unwrap_or_else(|| format!("@{offset}"));
         let at = js::number(instant(record.get("timestamp")));
-        let mut mk = Maker { uuid, source: json!({"offset": offset, "bytes": bytes}), at, index: 0, out };
+        let mut mk =
+            Maker { uuid, source: json!({"offset": offset, "bytes": bytes}), at, index: 0, out };
         match ty {
             "attachment" => self.attachment(record, &mut mk),
             "system" => self.system(record, &mut mk),
             "assistant" => self.assistant(record, &mut mk),
             "user" => self.user(record, &mut mk),
             _ => {
-                mk.make(self.turn, "system:unknown", fields(vec![("record", Some(Value::Object(record.clone())))]));
+                mk.make(
+                    self.turn,
+                    "system:unknown",
+                    fields(vec![("record", Some(Value::Object(record.clone())))]),
+                );
             }
         }
     }
@@ -195,7 +121,8 @@ impl Classification {
         let kind = str_(a.get("type"));
         if matches!(kind, Some("hook_additional_context") | Some("hook_success")) {
             let name = str_(a.get("hookName")).unwrap_or("");
-            let event = str_(a.get("hookEvent")).unwrap_or_else(|| name.split(':').next().unwrap_or(""));
+            let event =
+                str_(a.get("hookEvent")).unwrap_or_else(|| name.split(':').next().unwrap_or(""));
             let outcome = if kind == Some("hook_success") { "output" } else { "additionalContext" };
             let f = fields(vec![
                 ("hook_name", Some(name.into())),
@@ -211,7 +138,11 @@ impl Classification {
             return;
         }
         let kind = segment(kind.unwrap_or("unknown"));
-        mk.make(self.turn, &format!("system:attachment:{kind}"), fields(vec![("attachment", Some(Value::Object(a.clone())))]));
+        mk.make(
+            self.turn,
+            &format!("system:attachment:{kind}"),
+            fields(vec![("attachment", Some(Value::Object(a.clone())))]),
+        );
     }
 
     fn system(&mut self, record: &Row, mk: &mut Maker) {
@@ -225,7 +156,11 @@ impl Classification {
             mk.make(self.turn, "notice:slash", f);
             return;
         }
-        mk.make(self.turn, "system:unknown", fields(vec![("record", Some(Value::Object(record.clone())))]));
+        mk.make(
+            self.turn,
+            "system:unknown",
+            fields(vec![("record", Some(Value::Object(record.clone())))]),
+        );
     }
 
     fn assistant(&mut self, record: &Row, mk: &mut Maker) {
@@ -241,13 +176,18 @@ impl Classification {
             };
             match str_(b.get("type")) {
                 Some("thinking") => {
-                    if let Some(t) = str_(b.get("thinking")).map(js::trim).filter(|t| !t.is_empty()) {
+                    if let Some(t) = str_(b.get("thinking")).map(js::trim).filter(|t| !t.is_empty())
+                    {
                         mk.make(self.turn, "thinking", fields(vec![("text", Some(t.into()))]));
                     }
                 }
                 Some("text") => {
                     if let Some(t) = str_(b.get("text")).map(js::trim).filter(|t| !t.is_empty()) {
-                        mk.make(self.turn, "message:user:out", fields(vec![("text", Some(t.into()))]));
+                        mk.make(
+                            self.turn,
+                            "message:user:out",
+                            fields(vec![("text", Some(t.into()))]),
+                        );
                     }
                 }
                 Some("tool_use") => self.call(b, mk),
@@ -288,7 +228,11 @@ impl Classification {
             let to = str_(input.get("to")).unwrap_or("");
             let said = text(input.get("message")).unwrap_or_default();
             if sid_shaped(to) {
-                mk.make(self.turn, "message:session:out", fields(vec![("text", Some(said.into())), ("to", Some(to.into()))]));
+                mk.make(
+                    self.turn,
+                    "message:session:out",
+                    fields(vec![("text", Some(said.into())), ("to", Some(to.into()))]),
+                );
             } else {
                 let f = fields(vec![
                     ("role", Some("use".into())),
@@ -309,7 +253,8 @@ impl Classification {
         if self.calls.len() >= OUTSTANDING_CALLS {
             self.calls.evict_oldest();
         }
-        let pending = Pending { name: name.to_owned(), tool, message, message_agent: None, tool_agent };
+        let pending =
+            Pending { name: name.to_owned(), tool, message, message_agent: None, tool_agent };
         self.calls.set(id.to_owned(), pending);
     }
 
@@ -346,7 +291,11 @@ impl Classification {
     fn answer(&mut self, record: &Row, block: &Row, mk: &mut Maker) {
         let id = str_(block.get("tool_use_id")).unwrap_or("").to_owned();
         let Some(call) = self.calls.get(&id).cloned() else {
-            mk.make(self.turn, "system:unknown", fields(vec![("record", Some(Value::Object(record.clone())))]));
+            mk.make(
+                self.turn,
+                "system:unknown",
+                fields(vec![("record", Some(Value::Object(record.clone())))]),
+            );
             return;
         };
         let failed = block.get("is_error") == Some(&Value::Bool(true));
@@ -378,7 +327,8 @@ impl Classification {
             }
         }
         // A background agent's launch carries no answer yet: its notification will.
-        let Some(said) = text(result.get("content")).map(|t| js::trim(&t).to_owned()).filter(|t| !t.is_empty())
+        let Some(said) =
+            text(result.get("content")).map(|t| js::trim(&t).to_owned()).filter(|t| !t.is_empty())
         else {
             return;
         };
@@ -447,7 +397,11 @@ impl Classification {
             return;
         }
         if record.get("isMeta") == Some(&Value::Bool(true)) {
-            mk.make(self.turn, "system:unknown", fields(vec![("record", Some(Value::Object(record.clone())))]));
+            mk.make(
+                self.turn,
+                "system:unknown",
+                fields(vec![("record", Some(Value::Object(record.clone())))]),
+            );
             return;
         }
         self.turn += 1;

@@ -20,10 +20,16 @@ pub fn is_selector(s: &str) -> bool {
     let head = parts.next().unwrap_or("");
     !head.is_empty()
         && head.bytes().all(|b| b.is_ascii_lowercase())
-        && parts.all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')))
+        && parts.all(|p| {
+            !p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        })
 }
 
-fn object<'a>(at: &str, v: Option<&'a Value>) -> Result<&'a serde_json::Map<String, Value>, String> {
+fn object<'a>(
+    at: &str,
+    v: Option<&'a Value>,
+) -> Result<&'a serde_json::Map<String, Value>, String> {
     v.and_then(Value::as_object).ok_or_else(|| format!("{at} must be an object"))
 }
 
@@ -77,7 +83,8 @@ fn presets_of(raw: Option<&Value>) -> Result<Vec<DumpPreset>, String> {
                 .ok_or_else(|| format!("{at}.opts.types must be an array of strings"))?,
             Some(_) => return Err(format!("{at}.opts.types must be an array of strings")),
         };
-        let wrong: Vec<&str> = types.iter().map(String::as_str).filter(|t| !is_selector(t)).collect();
+        let wrong: Vec<&str> =
+            types.iter().map(String::as_str).filter(|t| !is_selector(t)).collect();
         if !wrong.is_empty() {
             return Err(format!(
                 "dump.presets[{name}].opts.types must be item types, prefixes, exclusions or @presets, got {}",
@@ -93,9 +100,16 @@ fn presets_of(raw: Option<&Value>) -> Result<Vec<DumpPreset>, String> {
 const MAX_CHAIN: usize = 256;
 
 /// Walks every `@name` a preset reaches; `path` is the chain walked so far.
-fn resolvable(preset: &DumpPreset, presets: &[DumpPreset], path: &mut Vec<String>) -> Result<(), String> {
+fn resolvable(
+    preset: &DumpPreset,
+    presets: &[DumpPreset],
+    path: &mut Vec<String>,
+) -> Result<(), String> {
     if path.len() >= MAX_CHAIN {
-        return Err(format!("dump.presets[{}] is reached through more than {MAX_CHAIN} presets naming each other", preset.name));
+        return Err(format!(
+            "dump.presets[{}] is reached through more than {MAX_CHAIN} presets naming each other",
+            preset.name
+        ));
     }
     if path.contains(&preset.name) {
         path.push(preset.name.clone());
@@ -107,7 +121,10 @@ fn resolvable(preset: &DumpPreset, presets: &[DumpPreset], path: &mut Vec<String
             continue;
         };
         let Some(referenced) = presets.iter().find(|p| p.name == target) else {
-            return Err(format!("dump.presets[{}] names {name}, which is not configured", preset.name));
+            return Err(format!(
+                "dump.presets[{}] names {name}, which is not configured",
+                preset.name
+            ));
         };
         path.push(preset.name.clone());
         let r = resolvable(referenced, presets, path);
@@ -133,8 +150,14 @@ pub fn check_selection(types: &[String], presets: &[DumpPreset]) -> Result<(), S
         if let Some(p) = name.strip_prefix('@') {
             if !presets.iter().any(|x| x.name == p) {
                 let known: Vec<&str> = presets.iter().map(|x| x.name.as_str()).collect();
-                let known = if known.is_empty() { "none are configured".to_owned() } else { format!("configured: {}", known.join(", ")) };
-                return Err(format!("the selection names @{p}, which is not a configured preset ({known})"));
+                let known = if known.is_empty() {
+                    "none are configured".to_owned()
+                } else {
+                    format!("configured: {}", known.join(", "))
+                };
+                return Err(format!(
+                    "the selection names @{p}, which is not a configured preset ({known})"
+                ));
             }
         }
     }
@@ -143,5 +166,7 @@ pub fn check_selection(types: &[String], presets: &[DumpPreset]) -> Result<(), S
 
 /// Presets read without validation (what a selection is handed at run time).
 pub fn presets_lenient(v: Option<&Value>) -> Vec<DumpPreset> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(DumpPreset::from_json).collect()).unwrap_or_default()
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(DumpPreset::from_json).collect())
+        .unwrap_or_default()
 }

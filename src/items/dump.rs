@@ -47,12 +47,25 @@ impl DumpId {
 struct Ledger(Vec<DumpId>, std::collections::HashMap<(&'static str, String), usize>);
 
 impl Ledger {
-    fn note(&mut self, kind: &'static str, id: Option<&str>, label: Option<&str>, status: Option<&str>, duration: Option<u64>) {
+    fn note(
+        &mut self,
+        kind: &'static str,
+        id: Option<&str>,
+        label: Option<&str>,
+        status: Option<&str>,
+        duration: Option<u64>,
+    ) {
         let Some(id) = id.filter(|i| !i.is_empty()) else {
             return;
         };
         let at = *self.1.entry((kind, id.to_owned())).or_insert_with(|| {
-            self.0.push(DumpId { kind, id: id.to_owned(), label: None, status: None, duration_ms: None });
+            self.0.push(DumpId {
+                kind,
+                id: id.to_owned(),
+                label: None,
+                status: None,
+                duration_ms: None,
+            });
             self.0.len() - 1
         });
         let Some(entry) = self.0.get_mut(at) else {
@@ -77,7 +90,10 @@ fn s<'a>(item: &'a Item, key: &str) -> Option<&'a str> {
 
 fn sid_like(v: &str) -> bool {
     let g: Vec<&str> = v.split('-').collect();
-    g.len() == 5 && g.iter().zip([8, 4, 4, 4, 12]).all(|(x, n)| x.len() == n && x.bytes().all(|b| b.is_ascii_hexdigit()))
+    g.len() == 5
+        && g.iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(x, n)| x.len() == n && x.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The `DumpIds` ledger of a list of items.
@@ -96,7 +112,9 @@ pub fn dump_ids(items: &[Item]) -> Vec<DumpId> {
         let duration = item.get("duration_ms").and_then(Value::as_u64);
         match ty {
             "message:sub:out" => {
-                let label = s(item, "name").or_else(|| s(item, "description")).or_else(|| s(item, "subagent_type"));
+                let label = s(item, "name")
+                    .or_else(|| s(item, "description"))
+                    .or_else(|| s(item, "subagent_type"));
                 ledger.note("agent", s(item, "agent_id"), label, None, None);
             }
             "message:sub:in" => {
@@ -117,19 +135,43 @@ pub fn dump_ids(items: &[Item]) -> Vec<DumpId> {
                 let call = by_id(s(item, "parent_item"));
                 match (ty, role) {
                     ("tool:Agent" | "tool:Skill", Some("result")) => {
-                        let label = call.and_then(|c| s(c, "name").or_else(|| s(c, "description")).or_else(|| s(c, "skill")));
+                        let label = call.and_then(|c| {
+                            s(c, "name").or_else(|| s(c, "description")).or_else(|| s(c, "skill"))
+                        });
                         ledger.note("agent", s(item, "agent_id"), label, s(item, "status"), None);
                     }
                     ("tool:Monitor", Some("result")) => {
-                        ledger.note("task", s(item, "task_id"), call.and_then(|c| s(c, "description")), None, None);
+                        ledger.note(
+                            "task",
+                            s(item, "task_id"),
+                            call.and_then(|c| s(c, "description")),
+                            None,
+                            None,
+                        );
                     }
-                    ("tool:TaskStop", Some("use")) => ledger.note("task", s(item, "task_id"), None, Some("stopped"), None),
-                    ("tool:SendMessage", Some("result")) => ledger.note("msg", s(item, "msg_id"), None, None, None),
+                    ("tool:TaskStop", Some("use")) => {
+                        ledger.note("task", s(item, "task_id"), None, Some("stopped"), None)
+                    }
+                    ("tool:SendMessage", Some("result")) => {
+                        ledger.note("msg", s(item, "msg_id"), None, None, None)
+                    }
                     ("tool:CronCreate", Some("result")) => {
-                        ledger.note("cron", s(item, "cron_id"), call.and_then(|c| s(c, "cron")), None, None);
+                        ledger.note(
+                            "cron",
+                            s(item, "cron_id"),
+                            call.and_then(|c| s(c, "cron")),
+                            None,
+                            None,
+                        );
                     }
                     (_, Some("use")) if item.get("result_item").is_none() => {
-                        ledger.note("tool_use", s(item, "tool_use_id"), Some(ty), Some("unanswered"), None);
+                        ledger.note(
+                            "tool_use",
+                            s(item, "tool_use_id"),
+                            Some(ty),
+                            Some("unanswered"),
+                            None,
+                        );
                     }
                     _ => {}
                 }
@@ -152,7 +194,8 @@ pub struct DumpSubject {
 /// A `SessionDumpFile` from already-classified items.
 pub fn dump_file(subject: &DumpSubject, keep: &Selection, items: &[Item]) -> Value {
     let (kept, _) = select(items, keep);
-    let ids: Vec<Value> = if keep.ids { dump_ids(&kept).iter().map(DumpId::to_json).collect() } else { Vec::new() };
+    let ids: Vec<Value> =
+        if keep.ids { dump_ids(&kept).iter().map(DumpId::to_json).collect() } else { Vec::new() };
     let mut o = Map::new();
     o.insert("sid".into(), Value::from(subject.sid.clone()));
     if let Some(a) = &subject.agent_id {

@@ -23,6 +23,7 @@ pub mod api;
 pub mod classify;
 pub mod config;
 pub mod dump;
+mod make;
 mod pending;
 pub mod record;
 pub mod select;

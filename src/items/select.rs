@@ -143,7 +143,12 @@ const MAX_DEPTH: usize = 64;
 /// Expands `@name` elements in place; `path` holds the presets being expanded (a name met
 /// again on it, or one not configured, expands to nothing). A negated preset's expansion
 /// has each element negated.
-fn expand(elements: &[String], presets: &[DumpPreset], path: &mut Vec<String>, out: &mut Vec<String>) {
+fn expand(
+    elements: &[String],
+    presets: &[DumpPreset],
+    path: &mut Vec<String>,
+    out: &mut Vec<String>,
+) {
     for e in elements {
         let (negated, name) = match e.strip_prefix('-') {
             Some(n) => (true, n),

@@ -35,7 +35,9 @@ fn spread_object(v: Option<&Value>) -> Row {
     match v {
         Some(Value::Object(o)) => o.clone(),
         Some(Value::String(s)) => spread_string(s),
-        Some(Value::Array(a)) => a.iter().enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect(),
+        Some(Value::Array(a)) => {
+            a.iter().enumerate().map(|(i, v)| (i.to_string(), v.clone())).collect()
+        }
         _ => Row::new(),
     }
 }
@@ -181,7 +183,11 @@ pub fn result_fields(name: &str, result: Option<&Value>, failed: bool) -> Option
         }
         "Skill" => {
             optional(&mut f, "agent_id", opt_str(fs("agentId").or_else(|| fs("agent_id"))));
-            optional(&mut f, "background", bool_(fields.and_then(|r| r.get("background"))).map(Value::from));
+            optional(
+                &mut f,
+                "background",
+                bool_(fields.and_then(|r| r.get("background"))).map(Value::from),
+            );
             optional(&mut f, "status", opt_str(fs("status")));
         }
         "CronCreate" => {

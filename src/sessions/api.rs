@@ -30,7 +30,8 @@ pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
 
 /// `{"$js":"undefined"}`.
 pub(crate) fn is_undefined(v: &Value) -> bool {
-    v.as_object().is_some_and(|o| o.len() == 1 && o.get("$js").and_then(Value::as_str) == Some("undefined"))
+    v.as_object()
+        .is_some_and(|o| o.len() == 1 && o.get("$js").and_then(Value::as_str) == Some("undefined"))
 }
 
 /// Decodes a `TranscriptInput` argument.
@@ -45,7 +46,10 @@ fn input(args: &[Value]) -> Result<TranscriptInput, String> {
 }
 
 fn string_arg(args: &[Value], what: &str) -> Result<String, String> {
-    arg(args, 0).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| format!("{what} must be a string"))
+    arg(args, 0)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{what} must be a string"))
 }
 
 fn detect(r: &dyn TranscriptReader, args: &[Value]) -> Result<Value, String> {

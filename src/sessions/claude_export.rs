@@ -118,12 +118,16 @@ pub fn looks_like(text: &str) -> bool {
 /// `/^\s*[▐▛█▜▝▘▀▄▌ ]*Claude Code v\d/m`.
 fn has_header(head: &str) -> bool {
     let starts = std::iter::once(0).chain(
-        head.char_indices().filter(|(_, c)| js::is_line_terminator(*c)).map(|(i, c)| i + c.len_utf8()),
+        head.char_indices()
+            .filter(|(_, c)| js::is_line_terminator(*c))
+            .map(|(i, c)| i + c.len_utf8()),
     );
     starts.into_iter().any(|at| {
         let r = js::trim_start(&head[at..]);
         let r = r.trim_start_matches(BANNER);
-        r.strip_prefix("Claude Code v").and_then(|r| r.chars().next()).is_some_and(|c| c.is_ascii_digit())
+        r.strip_prefix("Claude Code v")
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_ascii_digit())
     })
 }
 
@@ -267,7 +271,9 @@ pub fn read(text: &str) -> AgentSession {
         if b.kind == BlockKind::User {
             let mut body = vec![b.first];
             // The first blank line ends a user message; what follows is collapsed activity.
-            body.extend(b.body.iter().take_while(|l| !js::trim(l).is_empty()).map(|l| strip_two_spaces(l)));
+            body.extend(
+                b.body.iter().take_while(|l| !js::trim(l).is_empty()).map(|l| strip_two_spaces(l)),
+            );
             let text = unwrap(&body).replace("\n\n", " ");
             turns.push(AgentTurn::user(js::trim(&text).to_owned(), None));
             assistant = None;

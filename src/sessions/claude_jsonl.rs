@@ -33,9 +33,7 @@ const DETECT_LOOKAHEAD: usize = 20;
 fn injected(text: &str) -> bool {
     let rest = js::after_ws(text);
     INJECTED_TAGS.iter().any(|tag| {
-        rest.strip_prefix('<')
-            .and_then(|r| r.strip_prefix(tag))
-            .is_some_and(|r| r.starts_with('>'))
+        rest.strip_prefix('<').and_then(|r| r.strip_prefix(tag)).is_some_and(|r| r.starts_with('>'))
     })
 }
 
@@ -164,7 +162,9 @@ pub fn read(text: &str) -> AgentSession {
                 continue;
             }
             current = None;
-            session.turns.push(AgentTurn::user(js::trim(&typed.join("\n\n")).to_owned(), timestamp));
+            session
+                .turns
+                .push(AgentTurn::user(js::trim(&typed.join("\n\n")).to_owned(), timestamp));
             continue;
         }
         let idx = match current {

@@ -52,13 +52,16 @@ fn role_header(line: &str) -> Option<&'static str> {
 /// Whether the text opens with `# Codex conversation` and has a User or Assistant section.
 pub fn looks_like(text: &str) -> bool {
     let first = text.split('\n').find(|l| !js::trim(l).is_empty()).unwrap_or("");
-    let titled = first.strip_prefix("# Codex conversation").is_some_and(|r| rest_is_blank(r, false));
+    let titled =
+        first.strip_prefix("# Codex conversation").is_some_and(|r| rest_is_blank(r, false));
     if !titled {
         return false;
     }
     // `/^## (User|Assistant)\s*$/m`: at any line start.
     let starts = std::iter::once(0).chain(
-        text.char_indices().filter(|(_, c)| js::is_line_terminator(*c)).map(|(i, c)| i + c.len_utf8()),
+        text.char_indices()
+            .filter(|(_, c)| js::is_line_terminator(*c))
+            .map(|(i, c)| i + c.len_utf8()),
     );
     starts.into_iter().any(|at| {
         text[at..].strip_prefix("## ").is_some_and(|rest| {
@@ -92,14 +95,17 @@ fn closes_file(line: &str) -> bool {
     if rest.starts_with(": ") {
         return true;
     }
-    rest.strip_prefix(" {").and_then(|b| b.find('}').map(|i| &b[i + 1..])).is_some_and(|r| r.starts_with(": "))
+    rest.strip_prefix(" {")
+        .and_then(|b| b.find('}').map(|i| &b[i + 1..]))
+        .is_some_and(|r| r.starts_with(": "))
 }
 
 /// The files an Activity section shows being written.
 fn writes_of_activity(body: &[&str]) -> Vec<AgentFileWrite> {
     let mut writes = Vec::new();
     let mut cur: Option<(String, WriteKind, Vec<String>)> = None;
-    let close = |cur: &mut Option<(String, WriteKind, Vec<String>)>, writes: &mut Vec<AgentFileWrite>| {
+    let close = |cur: &mut Option<(String, WriteKind, Vec<String>)>,
+                 writes: &mut Vec<AgentFileWrite>| {
         if let Some((path, kind, mut lines)) = cur.take() {
             while lines.last().is_some_and(|l| js::trim(l).is_empty()) {
                 lines.pop();
@@ -121,7 +127,8 @@ fn writes_of_activity(body: &[&str]) -> Vec<AgentFileWrite> {
             match c.1 {
                 WriteKind::Create => c.2.push(js::trim_end(line).to_owned()),
                 WriteKind::Edit => {
-                    if let Some(added) = line.strip_prefix('+').filter(|_| !line.starts_with("+++")) {
+                    if let Some(added) = line.strip_prefix('+').filter(|_| !line.starts_with("+++"))
+                    {
                         c.2.push(js::trim_end(added).to_owned());
                     }
                 }

@@ -136,7 +136,8 @@ fn header<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
 pub fn writes_of_patch(patch: &str) -> Vec<AgentFileWrite> {
     let mut writes = Vec::new();
     let mut cur: Option<(String, WriteKind, Vec<&str>)> = None;
-    let close = |cur: &mut Option<(String, WriteKind, Vec<&str>)>, writes: &mut Vec<AgentFileWrite>| {
+    let close = |cur: &mut Option<(String, WriteKind, Vec<&str>)>,
+                 writes: &mut Vec<AgentFileWrite>| {
         if let Some((path, kind, lines)) = cur.take() {
             writes.push(AgentFileWrite { path, kind, text: lines.join("\n"), complete: true });
         }

@@ -30,7 +30,8 @@ fn wholly_one_tag(text: &str) -> bool {
     let Some(rest) = js::trim_start(text).strip_prefix('<') else {
         return false;
     };
-    let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let name_len =
+        rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
     let name = &rest[..name_len];
     if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         return false;
@@ -48,7 +49,9 @@ fn wholly_one_tag(text: &str) -> bool {
     let Some(close) = end.get(end.len() - close_len..) else {
         return false;
     };
-    close.starts_with("</") && close.ends_with('>') && close.get(2..close_len - 1).is_some_and(|n| n.eq_ignore_ascii_case(name))
+    close.starts_with("</")
+        && close.ends_with('>')
+        && close.get(2..close_len - 1).is_some_and(|n| n.eq_ignore_ascii_case(name))
 }
 
 fn content_blocks(p: Option<&Value>) -> &[Value] {
@@ -64,7 +67,10 @@ pub fn read(text: &str) -> AgentSession {
     let mut model: Option<String> = None;
     let mut models = Models::default();
     let mut current: Option<usize> = None;
-    let assistant = |turns: &mut Vec<AgentTurn>, current: &mut Option<usize>, ts: Option<String>, model: &Option<String>| {
+    let assistant = |turns: &mut Vec<AgentTurn>,
+                     current: &mut Option<usize>,
+                     ts: Option<String>,
+                     model: &Option<String>| {
         match *current {
             Some(i) => i,
             None => {
@@ -137,7 +143,8 @@ pub fn read(text: &str) -> AgentSession {
             let Some(input) = input.and_then(Value::as_str) else {
                 continue;
             };
-            let files: Vec<_> = find_patches(input).iter().flat_map(|p| writes_of_patch(p)).collect();
+            let files: Vec<_> =
+                find_patches(input).iter().flat_map(|p| writes_of_patch(p)).collect();
             if !files.is_empty() {
                 let i = assistant(&mut session.turns, &mut current, ts(), &model);
                 if let Some(t) = session.turns.get_mut(i) {

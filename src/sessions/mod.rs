@@ -83,7 +83,13 @@ impl AgentTurn {
 
     /// An empty assistant turn.
     pub fn assistant(timestamp: Option<String>, model: Option<String>) -> AgentTurn {
-        AgentTurn { role: Role::Assistant, text: String::new(), timestamp, model, files: Vec::new() }
+        AgentTurn {
+            role: Role::Assistant,
+            text: String::new(),
+            timestamp,
+            model,
+            files: Vec::new(),
+        }
     }
 
     /// Appends a paragraph of prose (`a ? a + "\n\n" + b : b`).

@@ -49,7 +49,10 @@ fn parse(text: &str) -> Option<Conversation> {
     if !marked {
         return None;
     }
-    Some(Conversation { messages: rows, created_at: conv.and_then(|c| c.get("createdAt")).cloned() })
+    Some(Conversation {
+        messages: rows,
+        created_at: conv.and_then(|c| c.get("createdAt")).cloned(),
+    })
 }
 
 /// Whether the text is a stored Molecule IDE conversation.
@@ -87,7 +90,9 @@ fn writes_of(call: &Value) -> Vec<AgentFileWrite> {
         },
         Some("edit_file") => {
             let texts: Vec<&str> = match js::get(input, "replacements") {
-                Some(Value::Array(r)) => r.iter().filter_map(|e| js::get_str(Some(e), "new_string")).collect(),
+                Some(Value::Array(r)) => {
+                    r.iter().filter_map(|e| js::get_str(Some(e), "new_string")).collect()
+                }
                 _ => js::get_str(input, "new_string").into_iter().collect(),
             };
             texts
