@@ -10,6 +10,7 @@ pub mod api;
 pub mod entry;
 pub mod formats;
 pub mod parser;
+pub mod sessions; pub mod items;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
