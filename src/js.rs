@@ -1,0 +1,531 @@
+//! A small model of JavaScript values, for the modules that reproduce TypeScript libraries
+//! exactly (`frames`, `turn_signals`): those take `unknown` input, so `undefined`, `NaN`,
+//! functions and arrays-where-objects-were-expected all have to give the library's answer.
+//!
+//! Values cross the wasm boundary as JSON with the values JSON cannot hold tagged
+//! (`{"$js":"undefined"}`, `{"$js":"NaN"}`, `{"$js":"Infinity"}`, `{"$js":"-Infinity"}`,
+//! `{"$js":"function"}`; see `src/api.rs`). [`Js::from_tagged`] / [`Js::to_tagged`] convert.
+//! Also here: JS truthiness and `typeof`, `String(v)`, `Number#toString`, the `\s` / `trim()`
+//! whitespace set, UTF-16 lengths, and (in `js/json.rs`) `JSON.stringify` / `JSON.parse`.
+//!
+//! Strings are Rust `String`s: a lone surrogate (which a JS string may hold) cannot be
+//! represented and becomes U+FFFD where one would appear.
+
+pub mod conformance;
+mod json;
+
+pub use json::{parse as json_parse, stringify as json_stringify};
+
+use serde_json::{Map, Number, Value};
+
+/// Deepest nesting any recursive walk here follows; deeper parts are treated as `null`.
+pub const MAX_DEPTH: usize = 512;
+
+/// A JavaScript value (no symbols, bigints, Maps or class instances: nothing the boundary carries).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Js {
+    #[default]
+    Undefined,
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Js>),
+    Obj(Obj),
+    /// A function: only its presence is known.
+    Func,
+}
+
+/// A plain object: own enumerable properties in JS order (array-index keys first, ascending,
+/// then the rest in insertion order).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Obj(Vec<(String, Js)>);
+
+static UNDEFINED: Js = Js::Undefined;
+
+/// `Some(n)` when `k` is a canonical array index ("0", "17", not "01" or "4294967295").
+fn index_key(k: &str) -> Option<u32> {
+    if k.is_empty() || k.len() > 10 || (k.len() > 1 && k.starts_with('0')) {
+        return None;
+    }
+    if !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    k.parse::<u64>().ok().filter(|n| *n < u64::from(u32::MAX)).map(|n| n as u32)
+}
+
+impl Obj {
+    pub fn new() -> Self {
+        Obj(Vec::new())
+    }
+
+    /// From pairs with distinct keys, reordered the way JS orders own keys.
+    pub fn from_unique(mut pairs: Vec<(String, Js)>) -> Self {
+        if pairs.iter().any(|(k, _)| index_key(k).is_some()) {
+            // Stable: index keys first by value, the others keep their order.
+            pairs.sort_by_key(|(k, _)| index_key(k).map_or(u64::MAX, u64::from));
+        }
+        Obj(pairs)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Js> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// `obj[key] = v`: an existing key keeps its place.
+    pub fn set(&mut self, key: &str, v: Js) {
+        if let Some(slot) = self.0.iter_mut().find(|(k, _)| k == key) {
+            slot.1 = v;
+            return;
+        }
+        match index_key(key) {
+            Some(n) => {
+                let at =
+                    self.0.iter().take_while(|(k, _)| index_key(k).is_some_and(|m| m < n)).count();
+                self.0.insert(at, (key.to_owned(), v));
+            }
+            None => self.0.push((key.to_owned(), v)),
+        }
+    }
+
+    /// Builder form of [`Obj::set`].
+    pub fn with(mut self, key: &str, v: Js) -> Self {
+        self.set(key, v);
+        self
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Js)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<Obj> for Js {
+    fn from(o: Obj) -> Js {
+        Js::Obj(o)
+    }
+}
+
+impl From<&str> for Js {
+    fn from(s: &str) -> Js {
+        Js::Str(s.to_owned())
+    }
+}
+
+impl From<String> for Js {
+    fn from(s: String) -> Js {
+        Js::Str(s)
+    }
+}
+
+impl From<bool> for Js {
+    fn from(b: bool) -> Js {
+        Js::Bool(b)
+    }
+}
+
+impl<T: Into<Js>> From<Option<T>> for Js {
+    /// `None` is `undefined`.
+    fn from(v: Option<T>) -> Js {
+        v.map_or(Js::Undefined, Into::into)
+    }
+}
+
+impl Js {
+    /// `v[key]` for a property read: `undefined` for anything that is not a plain object or lacks it.
+    pub fn get(&self, key: &str) -> &Js {
+        match self {
+            Js::Obj(o) => o.get(key).unwrap_or(&UNDEFINED),
+            _ => &UNDEFINED,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Js::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_num(&self) -> Option<f64> {
+        match self {
+            Js::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_nullish(&self) -> bool {
+        matches!(self, Js::Undefined | Js::Null)
+    }
+
+    /// `Boolean(v)`.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Js::Undefined | Js::Null => false,
+            Js::Bool(b) => *b,
+            Js::Num(n) => *n != 0.0 && !n.is_nan(),
+            Js::Str(s) => !s.is_empty(),
+            Js::Arr(_) | Js::Obj(_) | Js::Func => true,
+        }
+    }
+
+    /// `typeof v`.
+    pub fn type_of(&self) -> &'static str {
+        match self {
+            Js::Undefined => "undefined",
+            Js::Null | Js::Arr(_) | Js::Obj(_) => "object",
+            Js::Bool(_) => "boolean",
+            Js::Num(_) => "number",
+            Js::Str(_) => "string",
+            Js::Func => "function",
+        }
+    }
+
+    /// `v !== null && typeof v === 'object'` (arrays included).
+    pub fn is_object(&self) -> bool {
+        matches!(self, Js::Arr(_) | Js::Obj(_))
+    }
+
+    /// `String(v)` (a function's source text is unknown: a placeholder stands in).
+    pub fn to_js_string(&self) -> String {
+        let mut out = String::new();
+        write_js_string(self, &mut out, 0);
+        out
+    }
+
+    /// From the boundary's tagged JSON (plain JSON works too).
+    pub fn from_tagged(v: &Value) -> Js {
+        from_tagged_at(v, 0)
+    }
+
+    /// To the boundary's tagged JSON.
+    pub fn to_tagged(&self) -> Value {
+        to_tagged_at(self, 0)
+    }
+}
+
+fn write_js_string(v: &Js, out: &mut String, depth: usize) {
+    match v {
+        Js::Undefined => out.push_str("undefined"),
+        Js::Null => out.push_str("null"),
+        Js::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Js::Num(n) => out.push_str(&fmt_num(*n)),
+        Js::Str(s) => out.push_str(s),
+        Js::Obj(_) => out.push_str("[object Object]"),
+        Js::Func => out.push_str("function () { [native code] }"),
+        Js::Arr(items) => {
+            if depth >= MAX_DEPTH {
+                return;
+            }
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if !item.is_nullish() {
+                    write_js_string(item, out, depth + 1);
+                }
+            }
+        }
+    }
+}
+
+fn from_tagged_at(v: &Value, depth: usize) -> Js {
+    if depth >= MAX_DEPTH {
+        return Js::Null;
+    }
+    match v {
+        Value::Null => Js::Null,
+        Value::Bool(b) => Js::Bool(*b),
+        Value::Number(n) => Js::Num(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => Js::Str(s.clone()),
+        Value::Array(items) => {
+            Js::Arr(items.iter().map(|i| from_tagged_at(i, depth + 1)).collect())
+        }
+        Value::Object(map) => {
+            if map.len() == 1 {
+                if let Some(Value::String(tag)) = map.get("$js") {
+                    match tag.as_str() {
+                        "undefined" => return Js::Undefined,
+                        "NaN" => return Js::Num(f64::NAN),
+                        "Infinity" => return Js::Num(f64::INFINITY),
+                        "-Infinity" => return Js::Num(f64::NEG_INFINITY),
+                        "function" => return Js::Func,
+                        _ => {}
+                    }
+                }
+            }
+            let pairs =
+                map.iter().map(|(k, v)| (k.clone(), from_tagged_at(v, depth + 1))).collect();
+            Js::Obj(Obj::from_unique(pairs))
+        }
+    }
+}
+
+fn tag(name: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("$js".to_owned(), Value::String(name.to_owned()));
+    Value::Object(m)
+}
+
+/// A JS number as JSON: integers (not -0) in the safe range as integers, so `1` stays `1`.
+fn num_value(n: f64) -> Value {
+    if n.is_nan() {
+        return tag("NaN");
+    }
+    if n.is_infinite() {
+        return tag(if n > 0.0 { "Infinity" } else { "-Infinity" });
+    }
+    const SAFE: f64 = 9_007_199_254_740_991.0;
+    if n.fract() == 0.0 && n.abs() <= SAFE && !(n == 0.0 && n.is_sign_negative()) {
+        return Value::Number(Number::from(n as i64));
+    }
+    Number::from_f64(n).map_or(Value::Null, Value::Number)
+}
+
+fn to_tagged_at(v: &Js, depth: usize) -> Value {
+    if depth >= MAX_DEPTH {
+        return Value::Null;
+    }
+    match v {
+        Js::Undefined => tag("undefined"),
+        Js::Null => Value::Null,
+        Js::Bool(b) => Value::Bool(*b),
+        Js::Num(n) => num_value(*n),
+        Js::Str(s) => Value::String(s.clone()),
+        Js::Func => tag("function"),
+        Js::Arr(items) => Value::Array(items.iter().map(|i| to_tagged_at(i, depth + 1)).collect()),
+        Js::Obj(o) => {
+            let mut m = Map::new();
+            for (k, v) in o.iter() {
+                m.insert(k.to_owned(), to_tagged_at(v, depth + 1));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// `Number.prototype.toString()` (radix 10): shortest round-trip digits, JS layout.
+pub fn fmt_num(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let sci = format!("{:e}", x.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len() as i64;
+    let n = exp.parse::<i64>().unwrap_or(0) + 1;
+    let mut s = String::new();
+    if x < 0.0 {
+        s.push('-');
+    }
+    if k <= n && n <= 21 {
+        s.push_str(&digits);
+        s.push_str(&"0".repeat((n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        let (a, b) = digits.split_at(n as usize);
+        s.push_str(a);
+        s.push('.');
+        s.push_str(b);
+    } else if -6 < n && n <= 0 {
+        s.push_str("0.");
+        s.push_str(&"0".repeat((-n) as usize));
+        s.push_str(&digits);
+    } else {
+        let (a, b) = digits.split_at(1);
+        s.push_str(a);
+        if !b.is_empty() {
+            s.push('.');
+            s.push_str(b);
+        }
+        let e = n - 1;
+        s.push('e');
+        s.push(if e < 0 { '-' } else { '+' });
+        s.push_str(&e.abs().to_string());
+    }
+    s
+}
+
+/// A character of JS `\s` (and of what `String.prototype.trim` removes).
+pub fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// `s.trim()`.
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
+/// `s.trimStart()`.
+pub fn trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_space)
+}
+
+/// Byte index just past the run of JS whitespace starting at byte `from`.
+pub fn skip_spaces(s: &str, from: usize) -> usize {
+    s.get(from..).map_or(from, |rest| from + (rest.len() - trim_start(rest).len()))
+}
+
+/// `s.length` (UTF-16 code units).
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// `s.slice(n)` for `n >= 0` counted in UTF-16 units; half a surrogate pair becomes U+FFFD.
+pub fn slice_utf16_from(s: &str, n: usize) -> String {
+    let mut units = 0;
+    for (i, c) in s.char_indices() {
+        if units == n {
+            return s[i..].to_owned();
+        }
+        units += c.len_utf16();
+        if units > n {
+            return format!("\u{fffd}{}", &s[i + c.len_utf8()..]);
+        }
+    }
+    String::new()
+}
+
+/// `s.startsWith(prefix)` ignoring ASCII case (a `/i` regex over an ASCII pattern).
+pub fn starts_with_ci(s: &str, prefix: &str) -> bool {
+    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// Byte index of the first ASCII-case-insensitive occurrence of `needle` at or after `from`.
+pub fn find_ci(s: &str, needle: &str, from: usize) -> Option<usize> {
+    let (h, n) = (s.as_bytes(), needle.as_bytes());
+    if n.is_empty() || h.len() < n.len() {
+        return None;
+    }
+    (from..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+/// A JS regex `\w` character (ASCII word character), for `\b` checks.
+pub fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// V8's message for reading `.prop` off `null`/`undefined`, or calling a missing method:
+/// what `expr.method(...)` throws when `v` (the value of `expr`) is not a string.
+pub fn method_error(expr: &str, method: &str, v: &Js) -> String {
+    match v {
+        Js::Undefined | Js::Null => {
+            format!("Cannot read properties of {} (reading '{method}')", v.to_js_string())
+        }
+        _ => format!("{expr}.{method} is not a function"),
+    }
+}
+
+/// V8's message for `for (… of text.matchAll(re))` / `[...text.matchAll(re)]` on a non-string.
+pub fn match_all_error(v: &Js) -> String {
+    match v {
+        Js::Undefined | Js::Null => read_error(v, "matchAll"),
+        _ => "text.matchAll is not a function or its return value is not iterable".to_owned(),
+    }
+}
+
+/// V8's message for reading `.prop` off `null`/`undefined`.
+pub fn read_error(v: &Js, prop: &str) -> String {
+    format!("Cannot read properties of {} (reading '{prop}')", v.to_js_string())
+}
+
+/// Arguments by position, `undefined` when missing.
+pub fn arg(args: &[Js], i: usize) -> &Js {
+    args.get(i).unwrap_or(&UNDEFINED)
+}
+
+/// A function exported to JS: JS arguments in, a JS value or a thrown message out.
+pub type JsFn = fn(&[Js]) -> Result<Js, String>;
+
+/// The shared shape of a module's `api::Dispatch`: looks `name` up in `table`, converts the
+/// tagged arguments, runs the function and tags the result.
+pub fn dispatch_table(
+    table: &[(&str, JsFn)],
+    name: &str,
+    args: &[Value],
+) -> Option<Result<Value, String>> {
+    let (_, f) = table.iter().find(|(n, _)| *n == name)?;
+    let args: Vec<Js> = args.iter().map(Js::from_tagged).collect();
+    Some(f(&args).map(|v| v.to_tagged()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_like_js() {
+        let cases = [
+            (1.0, "1"),
+            (-0.0, "0"),
+            (1.5, "1.5"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (0.000001, "0.000001"),
+            (0.0000001, "1e-7"),
+            (1.2345e-7, "1.2345e-7"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (-2.5e300, "-2.5e+300"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (1700000000000.0, "1700000000000"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(fmt_num(x), want, "{x}");
+        }
+    }
+
+    #[test]
+    fn keys_order_like_js() {
+        let o = Obj::new()
+            .with("b", Js::Null)
+            .with("2", Js::Null)
+            .with("a", Js::Null)
+            .with("1", Js::Null)
+            .with("01", Js::Null);
+        let keys: Vec<&str> = o.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["1", "2", "b", "a", "01"]);
+    }
+
+    #[test]
+    fn utf16_slicing() {
+        assert_eq!(slice_utf16_from("ab🌍c", 2), "🌍c");
+        assert_eq!(slice_utf16_from("ab🌍c", 3), "\u{fffd}c");
+        assert_eq!(slice_utf16_from("ab", 8), "");
+        assert_eq!(utf16_len("🌍é"), 3);
+    }
+
+    #[test]
+    fn string_conversion() {
+        let v = Js::Arr(vec![
+            Js::Num(1.0),
+            Js::Null,
+            Js::Arr(vec![Js::Str("a".into()), Js::Bool(true)]),
+            Js::Obj(Obj::new()),
+        ]);
+        assert_eq!(v.to_js_string(), "1,,a,true,[object Object]");
+    }
+}
