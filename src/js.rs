@@ -60,12 +60,22 @@ impl Obj {
     }
 
     /// From pairs with distinct keys, reordered the way JS orders own keys.
-    pub fn from_unique(mut pairs: Vec<(String, Js)>) -> Self {
-        if pairs.iter().any(|(k, _)| index_key(k).is_some()) {
-            // Stable: index keys first by value, the others keep their order.
-            pairs.sort_by_key(|(k, _)| index_key(k).map_or(u64::MAX, u64::from));
+    pub fn from_unique(pairs: Vec<(String, Js)>) -> Self {
+        if !pairs.iter().any(|(k, _)| index_key(k).is_some()) {
+            return Obj(pairs);
         }
-        Obj(pairs)
+        // Index keys first by value (through `set`), the others after in their order.
+        let mut out = Obj(Vec::with_capacity(pairs.len()));
+        let mut named = Vec::new();
+        for (k, v) in pairs {
+            if index_key(&k).is_some() {
+                out.set(&k, v);
+            } else {
+                named.push((k, v));
+            }
+        }
+        out.0.append(&mut named);
+        out
     }
 
     pub fn get(&self, key: &str) -> Option<&Js> {
@@ -311,7 +321,8 @@ fn to_tagged_at(v: &Js, depth: usize) -> Value {
     }
 }
 
-/// `Number.prototype.toString()` (radix 10): shortest round-trip digits, JS layout.
+/// `Number.prototype.toString()` (radix 10): shortest round-trip digits, JS layout. The
+/// digits come from serde_json's float printer (already in the binary), re-laid out.
 pub fn fmt_num(x: f64) -> String {
     if x.is_nan() {
         return "NaN".into();
@@ -322,40 +333,76 @@ pub fn fmt_num(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
     }
-    let sci = format!("{:e}", x.abs());
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    // Shortest round-trip digits from serde_json's printer, as digits + decimal point position.
+    let shortest = serde_json::to_string(&x.abs()).unwrap_or_default();
+    let mut digits: Vec<u8> = Vec::with_capacity(shortest.len());
+    let mut point: i64 = 0; // digits before the decimal point
+    let mut seen_point = false;
+    let mut exp: i64 = 0;
+    let mut exp_neg = false;
+    let mut in_exp = false;
+    for b in shortest.bytes() {
+        match b {
+            b'0'..=b'9' if in_exp => exp = exp * 10 + i64::from(b - b'0'),
+            b'0'..=b'9' => {
+                if !(digits.is_empty() && b == b'0') {
+                    digits.push(b);
+                } else if seen_point {
+                    point -= 1; // a leading zero after the point
+                }
+                if !seen_point && !digits.is_empty() {
+                    point += 1;
+                }
+            }
+            b'.' => seen_point = true,
+            b'e' | b'E' => in_exp = true,
+            b'-' => exp_neg = true,
+            _ => {}
+        }
+    }
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    if digits.is_empty() {
+        return "0".into();
+    }
+    let n = point + if exp_neg { -exp } else { exp };
     let k = digits.len() as i64;
-    let n = exp.parse::<i64>().unwrap_or(0) + 1;
-    let mut s = String::new();
+    let mut out: Vec<u8> = Vec::with_capacity(32);
     if x < 0.0 {
-        s.push('-');
+        out.push(b'-');
     }
     if k <= n && n <= 21 {
-        s.push_str(&digits);
-        s.push_str(&"0".repeat((n - k) as usize));
+        out.extend_from_slice(&digits);
+        out.resize(out.len() + (n - k) as usize, b'0');
     } else if 0 < n && n <= 21 {
-        let (a, b) = digits.split_at(n as usize);
-        s.push_str(a);
-        s.push('.');
-        s.push_str(b);
+        out.extend_from_slice(&digits[..n as usize]);
+        out.push(b'.');
+        out.extend_from_slice(&digits[n as usize..]);
     } else if -6 < n && n <= 0 {
-        s.push_str("0.");
-        s.push_str(&"0".repeat((-n) as usize));
-        s.push_str(&digits);
+        out.extend_from_slice(b"0.");
+        out.resize(out.len() + (-n) as usize, b'0');
+        out.extend_from_slice(&digits);
     } else {
-        let (a, b) = digits.split_at(1);
-        s.push_str(a);
-        if !b.is_empty() {
-            s.push('.');
-            s.push_str(b);
+        out.push(digits[0]);
+        if k > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
         }
-        let e = n - 1;
-        s.push('e');
-        s.push(if e < 0 { '-' } else { '+' });
-        s.push_str(&e.abs().to_string());
+        out.push(b'e');
+        out.push(if n - 1 < 0 { b'-' } else { b'+' });
+        let e = (n - 1).unsigned_abs();
+        let start = out.len();
+        let mut rest = e;
+        loop {
+            out.insert(start, b'0' + (rest % 10) as u8);
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
     }
-    s
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A character of JS `\s` (and of what `String.prototype.trim` removes).
@@ -422,6 +469,21 @@ pub fn find_ci(s: &str, needle: &str, from: usize) -> Option<usize> {
     (from..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
+/// Byte index of the first occurrence of `needle` at or after byte `from`.
+pub fn find_at(s: &str, needle: &str, from: usize) -> Option<usize> {
+    let (h, n) = (s.as_bytes(), needle.as_bytes());
+    let first = *n.first()?;
+    let mut i = from;
+    while i + n.len() <= h.len() {
+        let at = i + h.get(i..)?.iter().position(|&b| b == first)?;
+        if h.get(at..at + n.len())? == n {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
 /// A JS regex `\w` character (ASCII word character), for `\b` checks.
 pub fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -456,19 +518,22 @@ pub fn arg(args: &[Js], i: usize) -> &Js {
     args.get(i).unwrap_or(&UNDEFINED)
 }
 
-/// A function exported to JS: JS arguments in, a JS value or a thrown message out.
-pub type JsFn = fn(&[Js]) -> Result<Js, String>;
-
-/// The shared shape of a module's `api::Dispatch`: looks `name` up in `table`, converts the
-/// tagged arguments, runs the function and tags the result.
-pub fn dispatch_table(
-    table: &[(&str, JsFn)],
+/// The shared shape of a module's `api::Dispatch`: when `name` is one of `names`, converts
+/// the tagged arguments, runs `call` and tags the result.
+pub fn dispatch_names(
+    names: &[&str],
+    call: fn(&str, &[Js]) -> Result<Js, String>,
     name: &str,
     args: &[Value],
 ) -> Option<Result<Value, String>> {
-    let (_, f) = table.iter().find(|(n, _)| *n == name)?;
-    let args: Vec<Js> = args.iter().map(Js::from_tagged).collect();
-    Some(f(&args).map(|v| v.to_tagged()))
+    if !names.contains(&name) {
+        return None;
+    }
+    let mut js = Vec::with_capacity(args.len());
+    for a in args {
+        js.push(Js::from_tagged(a));
+    }
+    Some(call(name, &js).map(|v| v.to_tagged()))
 }
 
 #[cfg(test)]

@@ -150,11 +150,8 @@ pub fn parse_message(message: &Value) -> ParsedMessage {
     }
 }
 
-use crate::js::JsFn as Fun;
-
 /// The string argument of a function whose first step is `<expr>.<method>(…)`.
-fn str_arg<'a>(args: &'a [Js], expr: &str, method: &str) -> Result<&'a str, String> {
-    let v = arg(args, 0);
+fn str_arg<'a>(v: &'a Js, expr: &str, method: &str) -> Result<&'a str, String> {
     v.as_str().ok_or_else(|| js::method_error(expr, method, v))
 }
 
@@ -163,59 +160,121 @@ fn opt_str(v: Option<String>) -> Js {
 }
 
 /// `extractThinkingFromTagged*`: falsy input gives `''`.
-fn tagged(args: &[Js], f: fn(&str) -> String) -> Result<Js, String> {
-    if !arg(args, 0).truthy() {
-        return Ok("".into());
+fn tagged(v: &Js, f: fn(&str) -> String) -> Result<Js, String> {
+    if !v.truthy() {
+        return Ok(Js::Str(String::new()));
     }
-    let v = arg(args, 0);
-    Ok(f(v.as_str().ok_or_else(|| js::match_all_error(v))?).into())
+    Ok(Js::Str(f(v.as_str().ok_or_else(|| js::match_all_error(v))?)))
 }
 
-fn starts(args: &[Js], prefixes: &[&str]) -> Result<Js, String> {
-    let line = str_arg(args, "line", "startsWith")?;
-    Ok(prefixes.iter().any(|p| line.starts_with(p)).into())
+/// `line.startsWith(a) || line.startsWith(b)`.
+fn starts(v: &Js, a: &str, b: &str) -> Result<Js, String> {
+    let line = str_arg(v, "line", "startsWith")?;
+    Ok(Js::Bool(line.starts_with(a) || line.starts_with(b)))
 }
 
-const TABLE: &[(&str, Fun)] = &[
-    ("extractText", |a| Ok(opt_str(extract_text(arg(a, 0))))),
-    ("extractThinking", |a| Ok(opt_str(extract_thinking(arg(a, 0))))),
-    ("extractThinkingFromTaggedText", |a| tagged(a, thinking_from_tagged_text)),
-    ("extractThinkingFromTaggedStream", |a| tagged(a, thinking_from_tagged_stream)),
-    ("extractToolCalls", |a| Ok(Js::Arr(extract_tool_calls(arg(a, 0))))),
-    ("extractToolResult", |a| Ok(extract_tool_result(arg(a, 0)))),
-    ("extractToolLines", |a| {
-        Ok(Js::Arr(extract_tool_lines(arg(a, 0))?.into_iter().map(Js::Str).collect()))
-    }),
-    ("formatToolCallMarkdown", |a| format_tool_call_markdown(arg(a, 0)).map(Js::Str)),
-    ("formatToolResultMarkdown", |a| format_tool_result_markdown(arg(a, 0)).map(Js::Str)),
-    ("parseToolMarkdown", |a| Ok(parse_tool_markdown(str_arg(a, "line", "startsWith")?))),
-    ("formatMetaMarkdown", |a| format_meta_markdown(arg(a, 0)).map(Js::Str)),
-    ("parseMetaMarkdown", |a| Ok(parse_meta_markdown(str_arg(a, "line", "startsWith")?))),
-    ("isTraceMarkdown", |a| starts(a, &[TRACE_PREFIX])),
-    ("isToolMarkdown", |a| starts(a, &[TOOL_CALL_PREFIX, TOOL_RESULT_PREFIX])),
-    ("isMetaMarkdown", |a| starts(a, &[META_PREFIX])),
-    ("stripUiMetadata", |a| {
-        let v = arg(a, 0);
-        if !v.truthy() {
-            return Ok(v.clone());
-        }
-        Ok(strip_ui_metadata(str_arg(a, "text", "replace")?).into())
-    }),
-    ("isHeartbeatPrompt", |a| {
-        if !arg(a, 0).truthy() {
-            return Ok(false.into());
-        }
-        Ok(is_heartbeat_prompt(str_arg(a, "text", "trim")?).into())
-    }),
-    ("parseMessage", |a| Ok(parse_message_js(arg(a, 0)))),
-    ("isAgentFileName", |a| Ok(is_agent_file_name(arg(a, 0)).into())),
-    ("AGENT_FILE_NAMES", |_| Ok(ui::agent_file_names())),
-    ("AGENT_FILE_META", |_| Ok(ui::agent_file_meta())),
-    ("AGENT_FILE_PLACEHOLDERS", |_| Ok(ui::agent_file_placeholders())),
-    ("appendTranscript", |a| append_transcript(arg(a, 0), arg(a, 1))),
+/// The names [`dispatch`] answers.
+const NAMES: &[&str] = &[
+    "extractText",
+    "extractThinking",
+    "extractThinkingFromTaggedText",
+    "extractThinkingFromTaggedStream",
+    "extractToolCalls",
+    "extractToolResult",
+    "extractToolLines",
+    "formatToolCallMarkdown",
+    "formatToolResultMarkdown",
+    "parseToolMarkdown",
+    "formatMetaMarkdown",
+    "parseMetaMarkdown",
+    "isTraceMarkdown",
+    "isToolMarkdown",
+    "isMetaMarkdown",
+    "stripUiMetadata",
+    "isHeartbeatPrompt",
+    "parseMessage",
+    "isAgentFileName",
+    "AGENT_FILE_NAMES",
+    "AGENT_FILE_META",
+    "AGENT_FILE_PLACEHOLDERS",
+    "appendTranscript",
 ];
+
+/// Runs the export `name` (one of [`NAMES`]) on JS arguments.
+fn call(name: &str, a: &[Js]) -> Result<Js, String> {
+    let first = arg(a, 0);
+    Ok(match name {
+        "extractText" => opt_str(extract_text(first)),
+        "extractThinking" => opt_str(extract_thinking(first)),
+        "extractThinkingFromTaggedText" => tagged(first, thinking_from_tagged_text)?,
+        "extractThinkingFromTaggedStream" => tagged(first, thinking_from_tagged_stream)?,
+        "extractToolCalls" => Js::Arr(extract_tool_calls(first)),
+        "extractToolResult" => extract_tool_result(first),
+        "extractToolLines" => {
+            let mut out = Vec::new();
+            for line in extract_tool_lines(first)? {
+                out.push(Js::Str(line));
+            }
+            Js::Arr(out)
+        }
+        "formatToolCallMarkdown" => Js::Str(format_tool_call_markdown(first)?),
+        "formatToolResultMarkdown" => Js::Str(format_tool_result_markdown(first)?),
+        "parseToolMarkdown" => parse_tool_markdown(str_arg(first, "line", "startsWith")?),
+        "formatMetaMarkdown" => Js::Str(format_meta_markdown(first)?),
+        "parseMetaMarkdown" => parse_meta_markdown(str_arg(first, "line", "startsWith")?),
+        "isTraceMarkdown" => starts(first, TRACE_PREFIX, TRACE_PREFIX)?,
+        "isToolMarkdown" => starts(first, TOOL_CALL_PREFIX, TOOL_RESULT_PREFIX)?,
+        "isMetaMarkdown" => starts(first, META_PREFIX, META_PREFIX)?,
+        "stripUiMetadata" if !first.truthy() => first.clone(),
+        "stripUiMetadata" => Js::Str(strip_ui_metadata(str_arg(first, "text", "replace")?)),
+        "isHeartbeatPrompt" if !first.truthy() => Js::Bool(false),
+        "isHeartbeatPrompt" => Js::Bool(is_heartbeat_prompt(str_arg(first, "text", "trim")?)),
+        "parseMessage" => parse_message_js(first),
+        "isAgentFileName" => Js::Bool(is_agent_file_name(first)),
+        "AGENT_FILE_NAMES" => ui::agent_file_names(),
+        "AGENT_FILE_META" => ui::agent_file_meta(),
+        "AGENT_FILE_PLACEHOLDERS" => ui::agent_file_placeholders(),
+        "appendTranscript" => append_transcript(first, arg(a, 1))?,
+        _ => return Err(format!("agentlines: unknown function {name}")),
+    })
+}
 
 /// The `api::Dispatch` of this module.
 pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
-    js::dispatch_table(TABLE, name, args)
+    js::dispatch_names(NAMES, call, name, args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parse_message_for_rust_callers() {
+        let m = json!({
+            "role": "assistant",
+            "timestamp": 1700000000000u64,
+            "content": [
+                {"type": "thinking", "thinking": " plan "},
+                {"type": "text", "text": "[[reply_to_current]] hi"},
+                {"type": "toolCall", "id": "c1", "name": "exec", "arguments": {"cmd": "ls"}},
+                {"type": "toolCall", "arguments": [1]}
+            ]
+        });
+        let p = parse_message(&m);
+        assert_eq!(p.text, "hi");
+        assert_eq!(p.thinking.as_deref(), Some("plan"));
+        assert_eq!(p.role.as_deref(), Some("assistant"));
+        assert_eq!(p.timestamp, Some(1700000000000.0));
+        assert_eq!(p.tool_calls.len(), 2);
+        assert_eq!(p.tool_calls[0].arguments, json!({"cmd": "ls"}));
+        assert_eq!((p.tool_calls[1].id.clone(), p.tool_calls[1].name.as_str()), (None, "tool"));
+        assert_eq!(p.tool_calls[1].arguments, json!({}));
+        let r = parse_message(
+            &json!({"role": "toolResult", "toolCallId": "c1", "content": "out", "isError": false}),
+        );
+        assert_eq!(r.tool_results[0].output, "out");
+        assert_eq!(r.tool_results[0].is_error, Some(false));
+        assert_eq!(r.tool_results[0].details, None);
+    }
 }

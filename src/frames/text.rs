@@ -61,9 +61,8 @@ fn strip_thinking_tags(value: &str) -> String {
     if !has_open && !has_close {
         return value.to_owned();
     }
-    if has_open != has_close {
+    if let (true, Some(t)) = (has_open != has_close, all.first()) {
         // Only the first tag goes; the content stays.
-        let t = all[0];
         let mut out = String::with_capacity(value.len());
         out.push_str(&value[..t.start]);
         out.push_str(&value[t.end..]);
@@ -154,13 +153,23 @@ pub(crate) fn extract_raw_text(message: &Js) -> Option<String> {
         return Some(s.to_owned());
     }
     if let Js::Arr(items) = content {
-        let parts: Vec<&str> = items
-            .iter()
-            .filter(|p| p.is_object() && p.get("type").as_str() == Some("text"))
-            .filter_map(|p| p.get("text").as_str())
-            .collect();
-        if !parts.is_empty() {
-            return Some(parts.join("\n"));
+        let mut joined: Option<String> = None;
+        for p in items {
+            if p.get("type").as_str() != Some("text") {
+                continue;
+            }
+            if let Some(t) = p.get("text").as_str() {
+                match &mut joined {
+                    Some(j) => {
+                        j.push('\n');
+                        j.push_str(t);
+                    }
+                    None => joined = Some(t.to_owned()),
+                }
+            }
+        }
+        if joined.is_some() {
+            return joined;
         }
     }
     message.get("text").as_str().map(str::to_owned)
@@ -200,12 +209,11 @@ pub fn thinking_from_tagged_stream(text: &str) -> String {
     if !closed.is_empty() {
         return closed;
     }
-    let all = tags(text, WIDE);
-    let Some(last_open) = all.iter().rev().find(|t| !t.close) else { return closed };
-    if all.iter().rev().find(|t| t.close).is_some_and(|c| c.start > last_open.start) {
-        return closed;
+    // The last tag decides: an opener with no closer after it leaves the rest streaming.
+    match tags(text, WIDE).last() {
+        Some(t) if !t.close => js::trim(&text[t.end..]).to_owned(),
+        _ => closed,
     }
-    js::trim(&text[last_open.end..]).to_owned()
 }
 
 const THINKING_KEYS: &[&str] = &[
@@ -222,12 +230,19 @@ const THINKING_KEYS: &[&str] = &[
 
 /// The first non-blank direct thinking key of a record, trimmed.
 fn thinking_of_record(record: &Js) -> Option<String> {
-    THINKING_KEYS
-        .iter()
-        .filter_map(|k| record.get(k).as_str())
-        .map(js::trim)
-        .find(|s| !s.is_empty())
-        .map(str::to_owned)
+    for k in THINKING_KEYS {
+        let t = js::trim(record.get(k).as_str().unwrap_or(""));
+        if !t.is_empty() {
+            return Some(t.to_owned());
+        }
+    }
+    None
+}
+
+/// `v` trimmed when it is a non-blank string.
+fn trimmed_text(v: &Js) -> Option<String> {
+    let t = js::trim(v.as_str()?);
+    (!t.is_empty()).then(|| t.to_owned())
 }
 
 /// `extractThinking(message)`.
@@ -237,15 +252,14 @@ pub fn extract_thinking(message: &Js) -> Option<String> {
     }
     let mut parts: Vec<String> = Vec::new();
     if let Js::Arr(items) = message.get("content") {
-        for item in items.iter().filter(|p| p.is_object()) {
+        for item in items {
             let kind = item.get("type").as_str().unwrap_or("");
             let found = if matches!(kind, "thinking" | "analysis" | "reasoning") {
-                thinking_of_record(item)
-                    .or_else(|| item.get("text").as_str().map(|t| js::trim(t).to_owned()))
+                thinking_of_record(item).or_else(|| trimmed_text(item.get("text")))
             } else {
-                item.get("thinking").as_str().map(|t| js::trim(t).to_owned())
+                trimmed_text(item.get("thinking"))
             };
-            parts.extend(found.filter(|s| !s.is_empty()));
+            parts.extend(found);
         }
     }
     if !parts.is_empty() {

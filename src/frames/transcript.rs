@@ -13,26 +13,21 @@ pub const SIG_WINDOW: usize = 50;
 /// The most entries a transcript keeps.
 pub const CAP: usize = 500;
 
-/// An `entryId` under JS `Set` equality (SameValueZero); objects are never equal to anything.
-#[derive(Debug, PartialEq, Eq, Hash)]
-enum IdKey {
-    Undefined,
-    Null,
-    Bool(bool),
-    Num(u64),
-    Str(String),
-}
-
-fn id_key(v: &Js) -> Option<IdKey> {
-    Some(match v {
-        Js::Undefined => IdKey::Undefined,
-        Js::Null => IdKey::Null,
-        Js::Bool(b) => IdKey::Bool(*b),
-        Js::Num(n) if n.is_nan() => IdKey::Num(f64::NAN.to_bits()),
-        Js::Num(n) => IdKey::Num((n + 0.0).to_bits()),
-        Js::Str(s) => IdKey::Str(s.clone()),
+/// An `entryId` as a key with JS `Set` equality (SameValueZero: `NaN` equals itself, `-0`
+/// equals `0`); objects are never equal to anything, so they have no key.
+fn id_key(v: &Js) -> Option<String> {
+    let (tag, text) = match v {
+        Js::Undefined => ('u', String::new()),
+        Js::Null => ('n', String::new()),
+        Js::Bool(b) => ('b', b.to_string()),
+        Js::Num(n) => ('#', js::fmt_num(*n)),
+        Js::Str(s) => ('s', s.clone()),
         Js::Arr(_) | Js::Obj(_) | Js::Func => return None,
-    })
+    };
+    let mut key = String::with_capacity(text.len() + 1);
+    key.push(tag);
+    key.push_str(&text);
+    Some(key)
 }
 
 /// Reads `e[prop]` the way JS does, throwing on `null`/`undefined` entries.
@@ -67,7 +62,7 @@ pub fn append_transcript(existing: &Js, entries: &Js) -> Result<Js, String> {
     let Js::Arr(incoming) = entries else {
         return Err("entries is not iterable".into());
     };
-    let mut ids: HashSet<IdKey> = HashSet::new();
+    let mut ids: HashSet<String> = HashSet::new();
     for e in existing {
         ids.extend(id_key(field(e, "entryId")?));
     }
@@ -78,12 +73,16 @@ pub fn append_transcript(existing: &Js, entries: &Js) -> Result<Js, String> {
     let mut fresh: Vec<&Js> = Vec::new();
     for e in incoming {
         let id = id_key(field(e, "entryId")?);
-        if id.as_ref().is_some_and(|k| ids.contains(k)) {
-            continue;
+        if let Some(k) = &id {
+            if ids.contains(k) {
+                continue;
+            }
         }
         let sig = signature(e)?;
-        if sig.as_ref().is_some_and(|s| sigs.contains(s)) {
-            continue;
+        if let Some(s) = &sig {
+            if sigs.contains(s) {
+                continue;
+            }
         }
         ids.extend(id);
         sigs.extend(sig);
@@ -92,8 +91,12 @@ pub fn append_transcript(existing: &Js, entries: &Js) -> Result<Js, String> {
     if fresh.is_empty() {
         return Ok(Js::Arr(existing.to_vec()));
     }
-    let total = existing.len() + fresh.len();
-    let skip = total.saturating_sub(CAP);
-    let merged = existing.iter().chain(fresh).skip(skip).cloned().collect();
+    let skip = (existing.len() + fresh.len()).saturating_sub(CAP);
+    let mut merged = Vec::with_capacity(existing.len() + fresh.len() - skip);
+    for (i, e) in existing.iter().chain(fresh).enumerate() {
+        if i >= skip {
+            merged.push(e.clone());
+        }
+    }
     Ok(Js::Arr(merged))
 }

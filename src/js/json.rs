@@ -7,7 +7,7 @@
 //! [`MAX_DEPTH`] is cut off (serialised as `null`, rejected by the parser).
 
 use super::{fmt_num, Js, Obj, MAX_DEPTH};
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// `JSON.stringify(v, null, gap)`; `None` where JS returns `undefined`.
 pub fn stringify(v: &Js, gap: &str) -> Option<String> {
@@ -44,59 +44,59 @@ fn write_value(v: &Js, gap: &str, indent: &str, out: &mut String, depth: usize) 
         Js::Str(s) => quote(s, out),
         Js::Arr(_) | Js::Obj(_) if depth >= MAX_DEPTH => out.push_str("null"),
         Js::Arr(items) => {
-            let inner = format!("{indent}{gap}");
-            let mut parts = Vec::with_capacity(items.len());
-            for item in items {
-                let mut s = String::new();
-                if !write_value(item, gap, &inner, &mut s, depth + 1) {
-                    s.push_str("null");
+            let mut inner = String::from(indent);
+            inner.push_str(gap);
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                separator(out, i == 0, gap, &inner);
+                if !write_value(item, gap, &inner, out, depth + 1) {
+                    out.push_str("null");
                 }
-                parts.push(s);
             }
-            join(&parts, '[', ']', gap, indent, &inner, out);
+            close(out, !items.is_empty(), gap, indent, ']');
         }
         Js::Obj(o) => {
-            let inner = format!("{indent}{gap}");
-            let mut parts = Vec::new();
+            let mut inner = String::from(indent);
+            inner.push_str(gap);
+            out.push('{');
+            let mut first = true;
             for (k, item) in o.iter() {
-                let mut s = String::new();
-                quote(k, &mut s);
-                s.push(':');
+                if matches!(item, Js::Undefined | Js::Func) {
+                    continue;
+                }
+                separator(out, first, gap, &inner);
+                first = false;
+                quote(k, out);
+                out.push(':');
                 if !gap.is_empty() {
-                    s.push(' ');
+                    out.push(' ');
                 }
-                if write_value(item, gap, &inner, &mut s, depth + 1) {
-                    parts.push(s);
-                }
+                write_value(item, gap, &inner, out, depth + 1);
             }
-            join(&parts, '{', '}', gap, indent, &inner, out);
+            close(out, !first, gap, indent, '}');
         }
     }
     true
 }
 
-fn join(
-    parts: &[String],
-    open: char,
-    close: char,
-    gap: &str,
-    indent: &str,
-    inner: &str,
-    out: &mut String,
-) {
-    out.push(open);
-    if !parts.is_empty() {
-        if gap.is_empty() {
-            out.push_str(&parts.join(","));
-        } else {
-            out.push('\n');
-            out.push_str(inner);
-            out.push_str(&parts.join(&format!(",\n{inner}")));
-            out.push('\n');
-            out.push_str(indent);
-        }
+/// Before a member: `,` unless first, then a newline and indent when indenting.
+fn separator(out: &mut String, first: bool, gap: &str, inner: &str) {
+    if !first {
+        out.push(',');
     }
-    out.push(close);
+    if !gap.is_empty() {
+        out.push('\n');
+        out.push_str(inner);
+    }
+}
+
+/// The closing bracket, on its own line when indenting a non-empty container.
+fn close(out: &mut String, any: bool, gap: &str, indent: &str, bracket: char) {
+    if any && !gap.is_empty() {
+        out.push('\n');
+        out.push_str(indent);
+    }
+    out.push(bracket);
 }
 
 /// `JSON.parse(text)`; `None` where JS throws a SyntaxError.
@@ -191,7 +191,14 @@ impl Parser<'_> {
                 return None;
             }
         }
-        self.src.get(start..self.i)?.parse::<f64>().ok().map(Js::Num)
+        // serde_json's reader (already in the binary) does the conversion; the text is valid
+        // JSON, so its only failure is a magnitude past f64, which JS reads as Infinity.
+        let text = self.src.get(start..self.i)?;
+        Some(Js::Num(match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(v) => v.as_f64().unwrap_or(f64::NAN),
+            Err(_) if text.starts_with('-') => f64::NEG_INFINITY,
+            Err(_) => f64::INFINITY,
+        }))
     }
 
     fn hex4(&mut self) -> Option<u32> {
@@ -281,7 +288,7 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Option<Js> {
         self.i += 1;
         let mut pairs: Vec<(String, Js)> = Vec::new();
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut seen: HashSet<String> = HashSet::new();
         if self.eat(b'}') {
             return Some(Js::Obj(Obj::new()));
         }
@@ -295,12 +302,14 @@ impl Parser<'_> {
                 return None;
             }
             let v = self.value(depth + 1)?;
-            match seen.get(&key) {
-                Some(&at) => pairs[at].1 = v,
-                None => {
-                    seen.insert(key.clone(), pairs.len());
-                    pairs.push((key, v));
+            if seen.contains(&key) {
+                // A repeated key (rare): the last value wins, in the first one's place.
+                if let Some(slot) = pairs.iter_mut().find(|(k, _)| *k == key) {
+                    slot.1 = v;
                 }
+            } else {
+                seen.insert(key.clone());
+                pairs.push((key, v));
             }
             if self.eat(b'}') {
                 return Some(Js::Obj(Obj::from_unique(pairs)));

@@ -8,7 +8,7 @@ use super::{
     error_js, parse_errors, parse_markdown_views, parse_pull_request, parse_ready_for_merge, pr_js,
     text_arg, view_js,
 };
-use crate::js::{arg, Js, Obj};
+use crate::js::{Js, Obj};
 
 /// How many distinct error keys an emitter remembers (oldest forgotten first).
 const MAX_REPORTED: usize = 1024;
@@ -23,7 +23,7 @@ pub struct TurnSignalEmitter {
 
 fn event(kind: &str, body: Obj) -> Js {
     let mut o = Obj::new().with("kind", kind.into());
-    for (k, v) in body.iter().filter(|(_, v)| **v != Js::Undefined) {
+    for (k, v) in body.iter() {
         o.set(k, v.clone());
     }
     o.into()
@@ -93,9 +93,9 @@ impl TurnSignalEmitter {
 }
 
 /// `turnSignalEmitterStep(state, text)` → `{state, events}`.
-pub(crate) fn step_js(args: &[Js]) -> Result<Js, String> {
-    let mut emitter = TurnSignalEmitter::from_js(arg(args, 0));
-    let text = text_arg(args.get(1..).unwrap_or(&[]))?;
+pub(crate) fn step_js(state: &Js, text: &Js) -> Result<Js, String> {
+    let mut emitter = TurnSignalEmitter::from_js(state);
+    let text = text_arg(text)?;
     let events = emitter.step(text);
     Ok(Obj::new().with("state", emitter.to_js()).with("events", Js::Arr(events)).into())
 }

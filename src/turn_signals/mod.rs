@@ -22,17 +22,16 @@ fn blocks<'a>(text: &'a str, tag: &str) -> Vec<&'a str> {
     let open = format!("```{tag}");
     let mut out = Vec::new();
     let mut pos = 0;
-    while let Some(rel) = text.get(pos..).and_then(|r| r.find(&open)) {
-        let at = pos + rel;
+    while let Some(at) = js::find_at(text, &open, pos) {
         let after = at + open.len();
         let body = js::skip_spaces(text, after);
         if body == after {
             pos = at + 1;
             continue;
         }
-        let Some(end) = text[body..].find("```") else { break };
-        out.push(&text[body..body + end]);
-        pos = body + end + 3;
+        let Some(end) = js::find_at(text, "```", body) else { break };
+        out.push(&text[body..end]);
+        pos = end + 3;
     }
     out
 }
@@ -41,13 +40,20 @@ fn blocks<'a>(text: &'a str, tag: &str) -> Vec<&'a str> {
 fn slugify(title: &str, fallback: &str) -> String {
     let mut slug = String::new();
     let mut gap = false;
-    for c in title.to_lowercase().chars() {
+    for c in title.chars() {
+        // Of JS `toLowerCase`, only what lands in `[a-z0-9]` matters: ASCII, `İ` (→ `i` +
+        // U+0307) and the Kelvin sign (→ `k`); every other character lowers outside ASCII.
+        let (c, then_gap) = match c {
+            '\u{130}' => ('i', true),
+            '\u{212a}' => ('k', false),
+            c => (c.to_ascii_lowercase(), false),
+        };
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
             if gap && !slug.is_empty() {
                 slug.push('-');
             }
-            gap = false;
             slug.push(c);
+            gap = then_gap;
         } else {
             gap = true;
         }
@@ -185,18 +191,18 @@ pub fn parse_errors(text: &str) -> Vec<SignalError> {
 pub fn parse_ready_for_merge(text: &str) -> bool {
     const OPEN: &str = "```ready-for-merge";
     let mut pos = 0;
-    while let Some(rel) = text.get(pos..).and_then(|r| r.find(OPEN)) {
-        let after = pos + rel + OPEN.len();
+    while let Some(at) = js::find_at(text, OPEN, pos) {
+        let after = at + OPEN.len();
         let rest = &text[after..];
         if rest.starts_with("```") {
             return true;
         }
         if let Some(c) = rest.chars().next().filter(|c| js::is_space(*c)) {
-            if rest[c.len_utf8()..].contains("```") {
+            if js::find_at(text, "```", after + c.len_utf8()).is_some() {
                 return true;
             }
         }
-        pos = pos + rel + 1;
+        pos = at + 1;
     }
     false
 }
@@ -288,7 +294,7 @@ pub fn stop_message(answer: &str) -> String {
 /// Short readable notices for the turn signals in an assistant text (empty when none):
 /// the stdout parser's hook. Cheap when the text has no fenced block.
 pub fn turn_signal_notices(text: &str) -> Vec<String> {
-    if !text.contains("```") {
+    if js::find_at(text, "```", 0).is_none() {
         return Vec::new();
     }
     const MAX: usize = 160;
@@ -335,7 +341,11 @@ pub(crate) fn view_js(v: &View) -> Obj {
 }
 
 pub(crate) fn error_js(e: &SignalError) -> Obj {
-    Obj::new().with("headline", e.headline.as_str().into()).with("detail", e.detail.clone().into())
+    let mut o = Obj::new().with("headline", e.headline.as_str().into());
+    if let Some(d) = &e.detail {
+        o.set("detail", d.as_str().into());
+    }
+    o
 }
 
 pub(crate) fn pr_js(pr: &PullRequest) -> Obj {
@@ -349,46 +359,69 @@ pub(crate) fn pr_js(pr: &PullRequest) -> Obj {
 }
 
 /// The text argument of a parser whose first step is `text.matchAll(…)`.
-pub(crate) fn text_arg(args: &[Js]) -> Result<&str, String> {
-    let v = arg(args, 0);
+pub(crate) fn text_arg(v: &Js) -> Result<&str, String> {
     v.as_str().ok_or_else(|| js::match_all_error(v))
 }
 
-/// Drops `undefined`-valued keys (`...(x ? {k: x} : {})` never creates them).
-fn defined(o: Obj) -> Js {
-    let mut out = Obj::new();
-    for (k, v) in o.iter().filter(|(_, v)| **v != Js::Undefined) {
-        out.set(k, v.clone());
-    }
-    out.into()
-}
-
-use crate::js::JsFn as Fun;
-
-const TABLE: &[(&str, Fun)] = &[
-    ("parseAwaitGate", |a| Ok(parse_await_gate(text_arg(a)?).unwrap_or_default())),
-    ("parseMarkdownViews", |a| {
-        Ok(Js::Arr(parse_markdown_views(text_arg(a)?).iter().map(|v| view_js(v).into()).collect()))
-    }),
-    ("parseSessionName", |a| Ok(parse_session_name(text_arg(a)?).into())),
-    ("parsePullRequest", |a| {
-        Ok(parse_pull_request(text_arg(a)?).map(|p| pr_js(&p).into()).unwrap_or_default())
-    }),
-    ("parseErrors", |a| {
-        Ok(Js::Arr(parse_errors(text_arg(a)?).iter().map(|e| defined(error_js(e))).collect()))
-    }),
-    ("parseReadyForMerge", |a| Ok(parse_ready_for_merge(&arg(a, 0).to_js_string()).into())),
-    ("continuationPrompt", |a| {
-        Ok(continuation_prompt(&arg(a, 0).to_js_string(), &arg(a, 1).to_js_string()).into())
-    }),
-    ("takeoverPrompt", |a| {
-        Ok(takeover_prompt(&arg(a, 0).to_js_string(), &arg(a, 1).to_js_string()).into())
-    }),
-    ("stopMessage", |a| Ok(stop_message(&arg(a, 0).to_js_string()).into())),
-    ("turnSignalEmitterStep", emitter::step_js),
+/// The names [`dispatch`] answers.
+const NAMES: &[&str] = &[
+    "parseAwaitGate",
+    "parseMarkdownViews",
+    "parseSessionName",
+    "parsePullRequest",
+    "parseErrors",
+    "parseReadyForMerge",
+    "continuationPrompt",
+    "takeoverPrompt",
+    "stopMessage",
+    "turnSignalEmitterStep",
 ];
+
+/// Runs the export `name` (one of [`NAMES`]) on JS arguments.
+fn call(name: &str, a: &[Js]) -> Result<Js, String> {
+    let text = || text_arg(arg(a, 0));
+    let string = |i: usize| arg(a, i).to_js_string();
+    let mut list = Vec::new();
+    Ok(match name {
+        "parseAwaitGate" => parse_await_gate(text()?).unwrap_or_default(),
+        "parseMarkdownViews" => {
+            for v in parse_markdown_views(text()?) {
+                list.push(Js::Obj(view_js(&v)));
+            }
+            Js::Arr(list)
+        }
+        "parseSessionName" => parse_session_name(text()?).map_or(Js::Undefined, Js::Str),
+        "parsePullRequest" => {
+            parse_pull_request(text()?).map_or(Js::Undefined, |p| Js::Obj(pr_js(&p)))
+        }
+        "parseErrors" => {
+            for e in parse_errors(text()?) {
+                list.push(Js::Obj(error_js(&e)));
+            }
+            Js::Arr(list)
+        }
+        "parseReadyForMerge" => Js::Bool(parse_ready_for_merge(&string(0))),
+        "continuationPrompt" => Js::Str(continuation_prompt(&string(0), &string(1))),
+        "takeoverPrompt" => Js::Str(takeover_prompt(&string(0), &string(1))),
+        "stopMessage" => Js::Str(stop_message(&string(0))),
+        "turnSignalEmitterStep" => emitter::step_js(arg(a, 0), arg(a, 1))?,
+        _ => return Err(format!("agentlines: unknown function {name}")),
+    })
+}
 
 /// The `api::Dispatch` of this module.
 pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
-    js::dispatch_table(TABLE, name, args)
+    js::dispatch_names(NAMES, call, name, args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slugify;
+
+    #[test]
+    fn slugs_lowercase_like_js() {
+        assert_eq!(slugify("İa \u{212a}elvin Über", "view"), "i-a-kelvin-ber");
+        assert_eq!(slugify("--A--b--", ""), "a-b");
+        assert_eq!(slugify("日本", "view"), "view");
+    }
 }
