@@ -46,7 +46,7 @@ function mismatch(a, e, path = "$") {
     const ak = Object.keys(a).filter((k) => !isUndef(a[k]) || k in e);
     const ek = Object.keys(e).filter((k) => !isUndef(e[k]) || k in a);
     if (ak.join("\u0000") !== ek.join("\u0000")) return `${path}: keys ${ak} != ${ek}`;
-    for (const k of ek) { const m = mismatch(a[k] ?? { undefined: true }, e[k], `${path}.${k}`); if (m) return m; }
+    for (const k of ek) { const m = mismatch(k in a ? a[k] : { undefined: true }, e[k], `${path}.${k}`); if (m) return m; }
     return null;
   }
   return JSON.stringify(a) === JSON.stringify(e) ? null : `${path}: ${JSON.stringify(a)?.slice(0, 200)} != ${JSON.stringify(e)?.slice(0, 200)}`;
