@@ -1,6 +1,8 @@
 //! `@clawboo/protocol` + the clawboo web store's transcript dedup, reproduced exactly: every
 //! recorded case of `tests/fixtures/conformance/clawboo/cases.jsonl` (see PROVENANCE.md there)
 //! goes through the JS boundary (`agentlines::api::call`) and must give the recorded answer.
+// The JS exports live behind the default `readers` feature (src/api.rs).
+#![cfg(feature = "readers")]
 
 use agentlines::js::conformance::run_cases;
 

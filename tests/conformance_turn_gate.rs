@@ -2,6 +2,8 @@
 //! every recorded case of `tests/fixtures/conformance/turn-gate/cases.jsonl` (see PROVENANCE.md
 //! there) goes through the JS boundary and must give the recorded answer. The three cases of
 //! the older emitter revision (`variant: legacy-session-name`) are skipped on purpose.
+// The JS exports live behind the default `readers` feature (src/api.rs).
+#![cfg(feature = "readers")]
 
 use agentlines::js::conformance::run_cases;
 
