@@ -16,6 +16,7 @@ pub mod items;
 /// Normalized sessions from whole session files (@molecule/api-agent-transcript).
 #[cfg(feature = "readers")]
 pub mod sessions;
+pub mod frames; pub mod turn_signals; pub mod js;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
