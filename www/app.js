@@ -84,7 +84,9 @@ function scheduleUi() {
 
 function updateUi() {
   for (const c of document.querySelectorAll("#kind-filters .count")) {
-    c.textContent = String(t.groupCounts[c.dataset.kind] || 0);
+    const n = t.groupCounts[c.dataset.kind] || 0;
+    c.textContent = fmtInt(n);
+    c.parentElement.classList.toggle("zero", n === 0);
   }
   $("match-count").textContent = query || enabled.size < KINDS.length ? `${fmtInt(view.length)} of ${fmtInt(t.rows.length)} rows` : "";
   $("empty").hidden = t.rows.length > 0 || !!run;
@@ -113,6 +115,8 @@ function updateUi() {
     p.value = run.total > run.start ? (run.pos - run.start) / (run.total - run.start) : 0;
   } else p.hidden = true;
   body.dataset.rows = String(t.rows.length);
+  // Last, so that a test waiting for "done" finds the counts above already written.
+  if (run && run.done && body.dataset.state !== "error") body.dataset.state = "done";
 }
 
 function stopRun() {
@@ -160,7 +164,6 @@ function startRun(input, label) {
         liveTimer = null;
         $("pause").disabled = true;
         body.dataset.parseMs = String(Math.round(run.wallMs));
-        body.dataset.state = "done";
       }
       scheduleUi();
     },

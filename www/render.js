@@ -219,9 +219,15 @@ export function renderRow(row, ctx) {
     case "system":
     case "stderr":
     case "stdout": {
-      const box = el("div", "row " + group);
-      box.append(meta(group, e, row));
-      box.append(...pre(row, "text", str(e.text), "plain", ctx));
+      // One compact log-like line: kind, text, where.
+      const box = el("div", "row compact " + group);
+      box.append(el("span", "kind", group));
+      const text = el("div", "text");
+      text.append(...pre(row, "text", str(e.text), "plain", ctx));
+      box.append(text);
+      const where = el("span", "where");
+      if (row.line >= 0) where.append(el("span", "ln", "L" + (row.line + 1)));
+      box.append(where);
       return box;
     }
     default: {
@@ -250,6 +256,7 @@ export function estimateHeight(row, width) {
     case "assistant": return 40 + lines(e.text) * 21;
     case "init": return 58;
     case "result": return 84;
+    case "system": case "stderr": case "stdout": return 8 + Math.min(lines(e.text), 2000) * 18;
     default: return 36 + Math.min(lines(e.text), 2000) * 18;
   }
 }

@@ -38,7 +38,14 @@ export class VirtualList {
   }
 
   heightOf(row) {
-    return row.h > 0 ? row.h : this.opts.estimate(row, this.width);
+    if (row.h > 0) return row.h;
+    // Estimates are cached per row (they read the row's text), keyed by width and version.
+    if (row.estW !== this.width || row.estV !== row.v) {
+      row.est = this.opts.estimate(row, this.width);
+      row.estW = this.width;
+      row.estV = row.v;
+    }
+    return row.est;
   }
 
   /** The whole view changed (filter, search, new log): start over at the top. */

@@ -97,12 +97,19 @@ export function expectedFromGolden(arrays) {
       else cards++;
     }
   }
+  // Consecutive diff lines form one block (www/model.js caps a block at 400 lines).
   let diffRows = 0;
-  merged.forEach((e, i) => { if (e.kind === "diff" && (i === 0 || merged[i - 1].kind !== "diff")) diffRows++; });
+  let run = 0;
+  merged.forEach((e, i) => {
+    if (e.kind !== "diff") { run = 0; return; }
+    if (i === 0 || merged[i - 1].kind !== "diff" || run >= 400) { diffRows++; run = 0; }
+    run++;
+  });
+  const others = merged.filter((e) => e.kind !== "diff" && e.kind !== "tool_call" && e.kind !== "tool_result").length;
   const results = merged.filter((e) => e.kind === "result");
   const inits = merged.filter((e) => e.kind === "init");
   return {
-    raw: flat.length, entries: merged.length, kinds, cards, diffRows,
+    raw: flat.length, entries: merged.length, kinds, cards, diffRows, rows: cards + diffRows + others,
     lastResult: results[results.length - 1] ?? null, lastInit: inits[inits.length - 1] ?? null,
   };
 }
@@ -119,24 +126,46 @@ export function synthesize(lines, n) {
   return out;
 }
 
-/** Scrolls the virtual list from top to bottom; returns [{id, cls}] of every row seen. */
-export async function sweepRows(page) {
-  return page.evaluate(async () => {
+/** Scrolls the virtual list from top to bottom (optionally opening every <details> on the
+ * way); returns one record per row seen: {id, cls, text, bad, hrefs, md, durs, diffs}. */
+export async function sweepRows(page, { open = false } = {}) {
+  return page.evaluate(async (open) => {
     const list = document.getElementById("list");
     const seen = new Map();
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const take = () => {
+      for (const el of list.querySelectorAll(".vl-row")) {
+        if (open) {
+          for (const d of el.matches("details") ? [el, ...el.querySelectorAll("details")] : el.querySelectorAll("details")) {
+            if (!d.open) { d.open = true; d.dispatchEvent(new Event("toggle")); }
+          }
+        }
+        const q = (sel) => el.querySelectorAll(sel).length;
+        seen.set(el.dataset.row, {
+          id: Number(el.dataset.row),
+          cls: el.className,
+          text: el.textContent,
+          bad: q("img, script, iframe, svg, object, embed, style, link, base, form, [onerror], [onload], [onclick]"),
+          hrefs: [...el.querySelectorAll("a")].map((a) => [a.getAttribute("href"), a.rel, a.target]),
+          md: { h1: q(".md h1"), li: q(".md ol > li"), nested: q(".md ol li ul li em"), code: q(".md pre code"), td: q(".md table td"), inlineCode: q(".md p > code, .md li code") },
+          durs: [...el.querySelectorAll(".dur")].map((e) => e.textContent),
+          diffs: [...el.querySelectorAll(".diff-body > div")].map((e) => e.className),
+        });
+      }
+    };
     list.scrollTop = 0;
     await frame();
     for (let guard = 0; guard < 20000; guard++) {
-      for (const el of list.querySelectorAll(".vl-row")) seen.set(el.dataset.row, el.className);
+      take();
+      if (open) { await frame(); take(); }
       if (list.scrollTop + list.clientHeight >= list.scrollHeight - 2) break;
       list.scrollTop += Math.max(50, list.clientHeight - 40);
       await frame();
     }
     await frame();
-    for (const el of list.querySelectorAll(".vl-row")) seen.set(el.dataset.row, el.className);
-    return [...seen].map(([id, cls]) => ({ id: Number(id), cls }));
-  });
+    take();
+    return [...seen.values()].sort((a, b) => a.id - b.id);
+  }, open);
 }
 
 /** Installs (before the page's own scripts) collectors of CSP violations. */
