@@ -1,8 +1,8 @@
 // The run viewer page: inputs (bundled sample, local file or drop, pasted text, live tail),
 // the parser worker (www/worker-client.js), the transcript model (www/model.js) and the
-// virtualized list (www/vlist.js). URL parameters: sample=<fixture path>, log=<same-origin
-// path>, parser=<same-origin .js path> (default ../dist/ui-parser.js), live=1, speed=N,
-// stateless=1. The body's data-parser / data-state attributes say where things are (the
+// virtualized list (www/vlist.js). URL parameters (paths relative to the repo root, served
+// next to www/): sample=tests/fixtures/…, log=<path>, parser=<path>.js (default
+// dist/ui-parser.js), live=1, speed=N, stateless=1, follow=1. The body's data-parser / data-state attributes say where things are (the
 // browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
 import { Transcript, KINDS, filterRows, groupOf, fmtInt, fmtCost, str } from "./model.js";
@@ -36,7 +36,7 @@ function showParser(st) {
   box.replaceChildren();
   if (st.state === "ready") {
     box.className = "parser-status ok";
-    box.textContent = `parser ${st.path.replace(/^\.\.\//, "")} · ${fmtInt(st.bytes / 1024)} KiB · evaluated in ${st.evalMs.toFixed(0)} ms, ` +
+    box.textContent = `${fmtInt(st.bytes / 1024)} KiB · evaluated in ${st.evalMs.toFixed(0)} ms, ` +
       `first call ${st.firstCallMs.toFixed(0)} ms · exports ${st.exports.join(", ")}`;
   } else if (st.state === "fallback") {
     box.className = "parser-status bad";
@@ -221,6 +221,39 @@ async function loadFile(file) {
   }
 }
 
+// The parser picker: the built files (www/parsers.json); choosing one reloads the page
+// with ?parser=… (a fresh worker, as the host would have).
+async function loadParsers(current) {
+  let parsers = [];
+  try {
+    const res = await fetch("parsers.json", { cache: "no-store" });
+    if (res.ok) parsers = await res.json();
+  } catch (e) {
+    parsers = [];
+  }
+  const select = $("parser");
+  const seen = new Set();
+  const option = (path, text) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const o = document.createElement("option");
+    o.value = path;
+    o.textContent = text;
+    select.append(o);
+  };
+  for (const p of Array.isArray(parsers) ? parsers : []) {
+    if (!p || typeof p.path !== "string" || !p.path.startsWith("dist/")) continue;
+    option(p.path, `${p.runtime === "all" ? "all runtimes" : str(p.runtime)}${p.stateless ? " · stateless" : ""} (${p.path})`);
+  }
+  option(current, current);
+  select.value = current;
+  select.addEventListener("change", () => {
+    const next = new URLSearchParams(location.search);
+    next.set("parser", select.value);
+    location.search = next.toString();
+  });
+}
+
 async function loadSamples() {
   let samples = [];
   try {
@@ -288,7 +321,9 @@ async function main() {
   if (params.get("speed")) $("speed").value = params.get("speed");
   if (params.get("follow") === "1") $("follow").checked = true;
   const samples = loadSamples();
-  await host.start(parserPath(params.get("parser")));
+  const path = parserPath(params.get("parser"));
+  loadParsers(path);
+  await host.start(path);
   await samples;
   updateUi();
   const sample = params.get("sample");
@@ -296,8 +331,8 @@ async function main() {
   if (sample && sample.startsWith("tests/fixtures/") && !sample.includes("..")) {
     $("sample").value = sample;
     loadUrl("../" + sample, sample.replace(/^tests\/fixtures\//, ""));
-  } else if (log && /^\/[\w./-]+$/.test(log) && !log.includes("..")) {
-    loadUrl(log, log);
+  } else if (log && /^\/?[\w./-]+$/.test(log) && !log.includes("..")) {
+    loadUrl("../" + log.replace(/^\/+/, ""), log);
   }
 }
 

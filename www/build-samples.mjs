@@ -1,8 +1,10 @@
-// Lists the bundled real samples for the run viewer: every tests/fixtures/<runtime>/<case>
-// input (.jsonl/.ndjson/.txt/.log, not the .expected.jsonl goldens).
-//   node www/build-samples.mjs        writes www/samples.json (for hosting www/ statically)
-// www/serve.mjs calls listSamples() on every request for /www/samples.json instead, so the
-// list is never stale while serving locally.
+// Lists what the run viewer offers: the bundled real samples (every
+// tests/fixtures/<runtime>/<case> input: .jsonl/.ndjson/.txt/.log, not the .expected.jsonl
+// goldens) and the built parsers (dist/ui-parser*.js and dist/<runtime>/ui-parser*.js).
+//   node www/build-samples.mjs   writes www/samples.json and www/parsers.json (for hosting
+//                                www/ statically next to dist/ and tests/fixtures/)
+// www/serve.mjs calls these functions on every request for those two files instead, so the
+// lists are never stale while serving locally.
 import { readdirSync, statSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,9 +44,31 @@ export function listSamples(root = repoRoot) {
   return out;
 }
 
+/** [{path, runtime, stateless, bytes}]: the built parsers, the all-runtime one first. */
+export function listParsers(root = repoRoot) {
+  const dist = join(root, "dist");
+  const out = [];
+  const add = (rel, runtime) => {
+    const full = join(root, rel);
+    if (!existsSync(full)) return;
+    out.push({ path: rel, runtime, stateless: rel.endsWith(".stateless.js"), bytes: statSync(full).size });
+  };
+  add("dist/ui-parser.js", "all");
+  add("dist/ui-parser.stateless.js", "all");
+  if (existsSync(dist)) {
+    for (const d of readdirSync(dist).sort()) {
+      if (!/^[\w-]+$/.test(d) || !statSync(join(dist, d)).isDirectory()) continue;
+      add(`dist/${d}/ui-parser.js`, d);
+      add(`dist/${d}/ui-parser.stateless.js`, d);
+    }
+  }
+  return out;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const samples = listSamples();
-  const file = join(repoRoot, "www", "samples.json");
-  writeFileSync(file, JSON.stringify(samples, null, 1) + "\n");
-  console.log(`wrote ${file}: ${samples.length} samples`);
+  for (const [name, list] of [["samples.json", listSamples()], ["parsers.json", listParsers()]]) {
+    const file = join(repoRoot, "www", name);
+    writeFileSync(file, JSON.stringify(list, null, 1) + "\n");
+    console.log(`wrote ${file}: ${list.length} entries`);
+  }
 }

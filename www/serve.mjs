@@ -1,7 +1,8 @@
 // The run viewer's local static server (node:http only).
 //   node www/serve.mjs [--port N] [--host H]      (make serve; default 127.0.0.1:8377)
 // Serves, read-only and from the repo root: /www/ (the viewer), /dist/ (the built parser)
-// and /tests/fixtures/ (the bundled samples); /www/samples.json is listed on the fly.
+// and /tests/fixtures/ (the bundled samples); /www/samples.json and /www/parsers.json are
+// listed on the fly.
 // Every response carries the strict page CSP. The worker script (/www/host-worker.js) gets
 // its own policy: no network at all, plus 'unsafe-eval', because the host's loading rule is
 // to evaluate the parser with the function constructor inside the worker (a dedicated
@@ -10,7 +11,7 @@ import http from "node:http";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { join, extname, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listSamples, repoRoot } from "./build-samples.mjs";
+import { listSamples, listParsers, repoRoot } from "./build-samples.mjs";
 
 export const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
   "img-src 'self' data:; object-src 'none'; base-uri 'none'";
@@ -85,8 +86,8 @@ export async function startViewerServer({ port = 8377, host = "127.0.0.1", root 
       return;
     }
     try {
-      if (urlPath === "/www/samples.json") {
-        const body = JSON.stringify(listSamples(root));
+      if (urlPath === "/www/samples.json" || urlPath === "/www/parsers.json") {
+        const body = JSON.stringify(urlPath.endsWith("samples.json") ? listSamples(root) : listParsers(root));
         res.writeHead(200, headersFor(urlPath, TYPES[".json"]));
         res.end(req.method === "HEAD" ? undefined : body);
         return;

@@ -25,11 +25,12 @@ function workerUrl() {
   return policy.createScriptURL(url);
 }
 
-/** Same-origin path of a parser source; anything else falls back to the built one. */
+/** A parser path as the page shows it (relative to the repo root: "dist/ui-parser.js"); the
+ * page is www/index.html, so it is fetched as "../" + path. Anything odd falls back to the
+ * built all-runtime parser. */
 export function parserPath(param) {
-  const dflt = "../dist/ui-parser.js";
-  if (typeof param !== "string" || !/^\/?[\w./-]+\.js$/.test(param) || param.includes("..")) return dflt;
-  return param.startsWith("/") ? param : "/" + param;
+  const p = typeof param === "string" ? param.replace(/^\/+/, "") : "";
+  return /^[\w./-]+\.js$/.test(p) && !p.includes("..") ? p : "dist/ui-parser.js";
 }
 
 export class ParserHost {
@@ -48,7 +49,7 @@ export class ParserHost {
     const t0 = performance.now();
     let source;
     try {
-      const res = await fetch(path, { cache: "no-store" });
+      const res = await fetch("../" + path, { cache: "no-store" });
       if (!res.ok) throw new Error(`HTTP ${res.status} for ${path}`);
       source = await res.text();
     } catch (e) {

@@ -179,7 +179,7 @@ test("every bundled sample parses in the worker and matches its golden", async (
 
 test("every row type renders; HTML in log text stays text", async () => {
   const { page, problems } = await openPage({ parser: ECHO_PARSER });
-  await page.goto(`${server.url}/www/?parser=/dist/test-parser.js`);
+  await page.goto(`${server.url}/www/?parser=dist/test-parser.js`);
   await page.waitForFunction(() => document.body.dataset.parser === "ready");
   const { lines, expect } = richLog();
   await paste(page, lines.join("\n"));
@@ -274,7 +274,7 @@ test("falls back to one stdout entry per line when the parser cannot be loaded",
   };
   for (const [name, bad] of Object.entries(BAD_PARSERS)) {
     const { page, problems } = await openPage({ parser: bad.source });
-    await page.goto(`${server.url}/www/?parser=/dist/test-parser.js`);
+    await page.goto(`${server.url}/www/?parser=dist/test-parser.js`);
     await check(page, bad.stage, name);
     if (name === "throws") await shot(page, "viewer-fallback.png");
     assert.deepEqual(problems.filter((p) => !/parser exploded/.test(p)), [], name);
@@ -302,7 +302,7 @@ test("live tail starts mid-file and streams lines in", async () => {
   const body = s ? null : richLog().lines.join("\n");
   if (body) await page.route((u) => u.pathname === "/dist/live.jsonl", (r) => r.fulfill({ body, contentType: "text/plain" }));
   const total = s ? s.lines : richLog().lines.length;
-  const src = s ? `sample=${encodeURIComponent(s.path)}` : "log=/dist/live.jsonl&parser=/dist/test-parser.js";
+  const src = s ? `sample=${encodeURIComponent(s.path)}` : "log=dist/live.jsonl&parser=dist/test-parser.js";
   await page.goto(`${server.url}/www/?${src}&live=1&speed=5`);
   await waitState(page, "live");
   await page.waitForFunction(() => Number(document.body.dataset.rows || 0) > 0, null, { timeout: 15000 });
