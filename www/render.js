@@ -71,6 +71,11 @@ export function toolBrief(input) {
     for (const k of BRIEF_KEYS) {
       const v = input[k];
       if (typeof v === "string" && v.trim()) return oneLine(v, 120);
+      // argv form (Codex: ["bash", "-lc", "script"]): the script, else the words joined.
+      if (Array.isArray(v) && v.length && v.every((w) => typeof w === "string")) {
+        const shell = v.length === 3 && /^(-l?c|\/c)$/.test(v[1]);
+        return oneLine(shell ? v[2] : v.join(" "), 120);
+      }
     }
   }
   if (typeof input === "string") return oneLine(input, 120);

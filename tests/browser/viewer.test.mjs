@@ -82,10 +82,13 @@ async function paste(page, text) {
 
 // Opens the first few tool cards and thinking blocks on screen (for the screenshots).
 async function openSome(page, n = 3) {
-  for (const sel of ["#list details.tool > summary", "#list details.thinking > summary"]) {
-    const els = await page.$$(sel);
-    for (const el of els.slice(0, n)) await el.click();
-  }
+  await page.evaluate((n) => {
+    const list = document.getElementById("list");
+    const visible = (d) => d.getBoundingClientRect().top < list.getBoundingClientRect().bottom - 60;
+    for (const sel of ["details.tool", "details.thinking"]) {
+      [...list.querySelectorAll(sel)].filter(visible).slice(0, n).forEach((d) => { d.open = true; });
+    }
+  }, n);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
@@ -320,8 +323,11 @@ test("live tail starts mid-file and streams lines in", async () => {
 test("a 100k-line log parses in the worker with the page responsive", async (t) => {
   const samples = listSamples().filter((s) => s.lines > 0);
   assert.ok(samples.length > 0);
-  // The biggest JSON sample, preferring Claude (the richest mix of entries).
-  const pick = samples.filter((s) => s.runtime === "claude").sort((a, b) => b.bytes - a.bytes)[0] ?? samples.sort((a, b) => b.bytes - a.bytes)[0];
+  // The longest real Claude stdout capture (stream-json: what the host parses; a good mix of
+  // text, thinking and tool cards), else the longest sample; VIEWER_BIG_SOURCE=<path> overrides.
+  const byLines = (a, b) => b.lines - a.lines || a.path.localeCompare(b.path);
+  const pick = samples.find((s) => s.path === process.env.VIEWER_BIG_SOURCE) ??
+    samples.filter((s) => s.runtime === "claude" && s.name.startsWith("stream-")).sort(byLines)[0] ?? samples.sort(byLines)[0];
   const base = linesOf(readFileSync(join(root, pick.path), "utf8")).filter((l) => l.trim());
   const N = 100000;
   const dir = join(tmpdir(), `viewer-100k-${process.pid}`);
