@@ -95,7 +95,7 @@ function updateUi() {
   const r = t.result;
   $("sum-result").className = "sum" + (r && r.isError === true ? " error" : "");
   $("sum-result").textContent = r
-    ? `${str(r.subtype) || "result"}${r.isError === true ? " (error)" : ""} · in ${fmtInt(r.inputTokens)} · out ${fmtInt(r.outputTokens)} · ` +
+    ? `${str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(r.inputTokens)} · out ${fmtInt(r.outputTokens)} · ` +
       `cached ${fmtInt(r.cachedTokens)} tokens · ${fmtCost(r.costUsd)}${t.results > 1 ? ` · ${t.results} results (last shown)` : ""}`
     : "";
   const tools = t.groupCounts.tool || 0;
@@ -137,7 +137,8 @@ function startRun(input, label) {
   run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0 };
   $("source").textContent = label;
   body.dataset.state = live ? "live" : "parsing";
-  list.follow = live || $("follow").checked;
+  if (live) $("follow").checked = true;
+  list.follow = $("follow").checked;
   host.parse(input, { stateless: $("stateless").checked, live, startFraction: liveStart }, {
     opened(msg) {
       run.total = msg.total;
@@ -205,7 +206,7 @@ async function loadUrl(path, label) {
   try {
     const res = await fetch(path, { cache: "no-store" });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    startRun({ buffer: await res.arrayBuffer() }, label);
+    startRun({ blob: await res.blob() }, label);
   } catch (e) {
     $("source").textContent = `could not load ${path}: ${e.message}`;
     body.dataset.state = "error";
@@ -215,7 +216,7 @@ async function loadUrl(path, label) {
 async function loadFile(file) {
   if (!file) return;
   try {
-    startRun({ buffer: await file.arrayBuffer() }, `${file.name} (${fmtInt(file.size / 1024)} KiB)`);
+    startRun({ blob: file }, `${file.name} (${fmtInt(file.size / 1024)} KiB)`);
   } catch (e) {
     $("source").textContent = `could not read ${file.name}: ${e.message}`;
   }

@@ -14,7 +14,7 @@
 // no parser is loaded: every non-blank line becomes one stdout entry (what the host shows
 // when a parser cannot be used).
 //
-// Parsing: {type:"parse", session, text | buffer, stateless, live, startFraction} splits the text
+// Parsing: {type:"parse", session, text | blob, stateless, live, startFraction} splits the text
 // into lines and parses them in time-sliced batches, posting {type:"entries", session,
 // entries, lines (source line index per entry), done, total, ms}. A newer session
 // abandons an older one. Live sessions start at that fraction of the file (a tail attached mid-run) and advance only when the
@@ -169,9 +169,24 @@ function stdoutEntry(line, ts) {
 
 let session = null;
 
+// Blob.prototype.text, taken before the lockdown removes the Blob global (the parser never
+// sees a Blob: only this worker's own code reads the page's File/Blob handles).
+const blobText = Blob.prototype.text;
+
 function openSession(msg) {
-  let text = typeof msg.text === "string" ? msg.text : "";
-  if (msg.buffer instanceof ArrayBuffer) text = new TextDecoder().decode(msg.buffer);
+  if (msg.blob && typeof msg.blob === "object") {
+    const id = msg.session;
+    blobText.call(msg.blob).then(
+      (text) => { if (session && session.id === id && session.pending) startSession(msg, text); },
+      (e) => post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: "could not read the file: " + describe(e) }], lines: [-1], pos: 0, total: 0, done: true, ms: 0 }),
+    );
+    session = { id, pending: true }; // an older session stops at its next slice
+    return;
+  }
+  startSession(msg, typeof msg.text === "string" ? msg.text : "");
+}
+
+function startSession(msg, text) {
   const lines = text.split("\n");
   if (lines.length && lines[lines.length - 1] === "") lines.pop();
   let call = null;

@@ -6,7 +6,8 @@ import { str, num, safeJson, fmtInt, fmtCost, groupOf } from "./model.js";
 
 const CLIP = 20000; // characters shown before "show all"
 const DIFF_TYPES = new Set(["add", "remove", "context", "hunk", "file_header", "truncation"]);
-const BRIEF_KEYS = ["command", "cmd", "file_path", "filePath", "path", "pattern", "query", "url", "description", "prompt", "skill", "name"];
+const BRIEF_KEYS = ["command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path", "path", "dir_path",
+  "pattern", "query", "url", "description", "prompt", "skill", "name"];
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -136,7 +137,7 @@ function thinking(row, ctx) {
   const s = el("summary");
   s.append(el("span", "kind", "thinking"));
   const text = str(e.text);
-  s.append(el("span", "preview", oneLine(text, 160) || "(no text)"));
+  s.append(el("span", "preview", oneLine(text.replace(/\*\*|^#+\s*/gm, ""), 160) || "(no text)"));
   if (str(e.parentToolUseId)) s.append(el("span", "badge sub", "subagent"));
   if (row.line >= 0) s.append(el("span", "ln", "L" + (row.line + 1)));
   d.append(s);

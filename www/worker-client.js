@@ -142,14 +142,15 @@ export class ParserHost {
     this.stallTimer = null;
   }
 
-  /** Starts a parse session; `input` is {text} or {buffer} (transferred). */
+  /** Starts a parse session; `input` is {text} or {blob} (a File or Blob: only a handle is
+   * posted, the worker reads and decodes it, so a big file never loads the page's thread). */
   parse(input, opts, handlers) {
     this.sessionId++;
     this.handlers = handlers;
     const msg = { type: "parse", session: this.sessionId, stateless: !!opts.stateless, live: !!opts.live, startFraction: Number(opts.startFraction) || 0 };
-    if (input.buffer) {
-      msg.buffer = input.buffer;
-      this.worker.postMessage(msg, [input.buffer]);
+    if (input.blob) {
+      msg.blob = input.blob;
+      this.worker.postMessage(msg);
     } else {
       msg.text = input.text;
       this.worker.postMessage(msg);

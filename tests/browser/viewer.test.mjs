@@ -306,12 +306,16 @@ test("live tail starts mid-file and streams lines in", async () => {
   if (body) await page.route((u) => u.pathname === "/dist/live.jsonl", (r) => r.fulfill({ body, contentType: "text/plain" }));
   const total = s ? s.lines : richLog().lines.length;
   const src = s ? `sample=${encodeURIComponent(s.path)}` : "log=dist/live.jsonl&parser=dist/test-parser.js";
-  await page.goto(`${server.url}/www/?${src}&live=1&speed=5`);
+  await page.goto(`${server.url}/www/?${src}&live=1&speed=20`);
   await waitState(page, "live");
   await page.waitForFunction(() => Number(document.body.dataset.rows || 0) > 0, null, { timeout: 15000 });
   const firstLine = await page.$eval("#list .vl-row .ln", (e) => Number(e.textContent.slice(1)));
   assert.ok(firstLine > Math.floor(total / 2), `live tail should start mid-file, first row is L${firstLine} of ${total}`);
   const rows1 = Number(await page.evaluate(() => document.body.dataset.rows));
+  if (s) {
+    await page.waitForFunction(() => Number(document.body.dataset.rows) >= 12 || document.body.dataset.state === "done", null, { timeout: 30000 });
+    await shot(page, "viewer-live.png");
+  }
   await page.selectOption("#speed", "1000");
   await waitState(page, "done", 60000);
   const rows2 = Number(await page.evaluate(() => document.body.dataset.rows));
@@ -391,6 +395,12 @@ test("a 100k-line log parses in the worker with the page responsive", async (t) 
     await page.evaluate(() => { document.getElementById("list").scrollTop = 0; });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await shot(page, "viewer-100k.png");
+    // Once more (not measured) for a picture of the progress bar mid-parse.
+    await page.setInputFiles("#file", []);
+    await page.setInputFiles("#file", file);
+    await page.waitForFunction(() => document.body.dataset.state === "parsing" && Number(document.body.dataset.rows || 0) > 2000, null, { timeout: 120000 });
+    await shot(page, "viewer-100k-parsing.png");
+    await waitState(page, "done", 300000);
     const numbers = { source: pick.path, lines: N, bytes: readFileSync(file).length, wallMs: wall, ...perf, ...nav, searchMs };
     t.diagnostic(`100k: ${JSON.stringify(numbers)}`);
     mkdirSync(join(root, "tests", "screenshots-tmp"), { recursive: true });
