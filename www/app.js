@@ -135,6 +135,7 @@ function startRun(input, label) {
   const live = $("live").checked;
   const liveStart = Number($("start-at").value) || 0;
   run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0 };
+  body.dataset.run = String(Number(body.dataset.run || 0) + 1);
   $("source").textContent = label;
   body.dataset.state = live ? "live" : "parsing";
   if (live) $("follow").checked = true;
@@ -314,8 +315,33 @@ function wire() {
   });
 }
 
+// Lays out one row of each look once, off screen, while the parser loads: the first real
+// paint of a big log then does not pay for first-time font and style work.
+function primeLayout() {
+  const sample = new Transcript();
+  sample.add([
+    { kind: "assistant", ts: "", text: "**a** `b`\n\n- c" },
+    { kind: "thinking", ts: "", text: "t" },
+    { kind: "tool_call", ts: "", name: "n", input: { command: "c" }, toolUseId: "x" },
+    { kind: "system", ts: "", text: "s · … ▸" },
+    { kind: "diff", ts: "", changeType: "add", text: "+d" },
+  ], []);
+  const box = document.createElement("div");
+  box.className = "vl-sizer";
+  box.setAttribute("aria-hidden", "true");
+  for (const row of sample.rows) {
+    const el = renderRow(row, { refresh() {} });
+    el.classList.add("vl-row");
+    box.append(el);
+  }
+  $("list").append(box);
+  void box.offsetHeight;
+  box.remove();
+}
+
 async function main() {
   buildFilters();
+  primeLayout();
   wire();
   if (params.get("live") === "1") $("live").checked = true;
   if (params.get("stateless") === "1") $("stateless").checked = true;

@@ -117,59 +117,73 @@ test("server: CSP on the page and the worker, read-only mounts, no inline code",
   }
 });
 
+// Checks the page (showing sample `s`) against counts computed from its golden.
+async function checkSample(page, s, want) {
+  const label = s.path;
+  assert.equal(await page.evaluate(() => document.body.dataset.parser), "ready", `${label}: parser not ready`);
+  const counts = await kindCounts(page);
+  assert.equal(counts.tool, want.cards, `${label}: tool cards`);
+  assert.equal(counts.thinking, want.kinds.thinking || 0, `${label}: thinking blocks`);
+  assert.equal(counts.assistant, want.kinds.assistant || 0, `${label}: assistant rows`);
+  assert.equal(counts.diff, want.diffRows, `${label}: diff blocks`);
+  assert.equal(counts.result, want.kinds.result || 0, `${label}: result rows`);
+  const sum = await page.$eval("#sum-counts", (e) => e.textContent);
+  assert.ok(sum.includes(`${fmtInt(want.entries)} entries (${fmtInt(want.raw)} before delta merge)`), `${label}: ${sum}`);
+  assert.ok(sum.includes(`${fmtInt(want.rows)} rows`), `${label}: ${sum} (want ${want.rows} rows)`);
+  const result = await page.$eval("#sum-result", (e) => e.textContent);
+  if (want.lastResult) {
+    const r = want.lastResult;
+    for (const part of [`in ${fmtInt(r.inputTokens)}`, `out ${fmtInt(r.outputTokens)}`, `cached ${fmtInt(r.cachedTokens)}`, fmtCost(r.costUsd)]) {
+      assert.ok(result.includes(part), `${label}: result summary "${result}" lacks "${part}"`);
+    }
+  } else assert.equal(result, "", `${label}: a result summary without a result entry`);
+  const model = await page.$eval("#sum-model", (e) => e.textContent);
+  if (want.lastInit) assert.ok(model.includes(want.lastInit.model), `${label}: ${model}`);
+  // The virtual list really renders every row, as the right kind of element.
+  if (want.rows <= 4000) {
+    const seen = await sweepRows(page);
+    assert.equal(seen.length, want.rows, `${label}: rows rendered while scrolling`);
+    assert.equal(seen.reduce((n, r) => n + r.bad, 0), 0, `${label}: elements made from log text`);
+    assert.equal(seen.filter((r) => /\btool\b/.test(r.cls)).length, want.cards, `${label}: tool card elements`);
+    assert.equal(seen.filter((r) => /\bthinking\b/.test(r.cls)).length, want.kinds.thinking || 0, `${label}: <details> thinking`);
+    const inDom = await page.$$eval("#list .vl-row", (els) => els.length);
+    if (want.rows > 200) assert.ok(inDom < want.rows, `${label}: list is not virtualized (${inDom} rows in the DOM)`);
+  }
+}
+
 test("every bundled sample parses in the worker and matches its golden", async (t) => {
   const samples = listSamples().filter((s) => s.golden);
   assert.ok(samples.length > 0, "no bundled samples with goldens under tests/fixtures/");
-  const shotFor = new Map(); // runtime -> sample with the most tool cards (screenshot)
+  const shotFor = new Map(); // runtime -> the sample with the most tool cards + assistant rows
   let exercised = 0;
-  for (const s of samples) {
-    const golden = linesOf(readFileSync(join(root, s.path.replace(/\.[^.]+$/, ".expected.jsonl")), "utf8")).map((l) => JSON.parse(l));
-    const want = expectedFromGolden(golden);
-    const { page, problems } = await openPage();
-    try {
-      await page.goto(`${server.url}/www/?sample=${encodeURIComponent(s.path)}`);
-      await waitState(page, "done");
-      assert.equal(await page.evaluate(() => document.body.dataset.parser), "ready", `${s.path}: parser not ready`);
-      const counts = await kindCounts(page);
-      const label = `${s.path}`;
-      assert.equal(counts.tool, want.cards, `${label}: tool cards`);
-      assert.equal(counts.thinking, want.kinds.thinking || 0, `${label}: thinking blocks`);
-      assert.equal(counts.assistant, want.kinds.assistant || 0, `${label}: assistant rows`);
-      assert.equal(counts.diff, want.diffRows, `${label}: diff blocks`);
-      assert.equal(counts.result, want.kinds.result || 0, `${label}: result rows`);
-      const sum = await page.$eval("#sum-counts", (e) => e.textContent);
-      assert.ok(sum.includes(`${fmtInt(want.entries)} entries (${fmtInt(want.raw)} before delta merge)`), `${label}: ${sum}`);
-      assert.ok(sum.includes(`${fmtInt(want.rows)} rows`), `${label}: ${sum} (want ${want.rows} rows)`);
-      const result = await page.$eval("#sum-result", (e) => e.textContent);
-      if (want.lastResult) {
-        const r = want.lastResult;
-        for (const part of [`in ${fmtInt(r.inputTokens)}`, `out ${fmtInt(r.outputTokens)}`, `cached ${fmtInt(r.cachedTokens)}`, fmtCost(r.costUsd)]) {
-          assert.ok(result.includes(part), `${label}: result summary "${result}" lacks "${part}"`);
-        }
-      } else assert.equal(result, "", `${label}: a result summary without a result entry`);
-      const model = await page.$eval("#sum-model", (e) => e.textContent);
-      if (want.lastInit) assert.ok(model.includes(want.lastInit.model), `${label}: ${model}`);
-      // The virtual list really renders every row, as the right kind of element.
-      if (want.rows <= 4000) {
-        const seen = await sweepRows(page);
-        assert.equal(seen.length, want.rows, `${label}: rows rendered while scrolling`);
-        assert.equal(seen.reduce((n, r) => n + r.bad, 0), 0, `${label}: elements made from log text`);
-        assert.equal(seen.filter((r) => /\btool\b/.test(r.cls)).length, want.cards, `${label}: tool card elements`);
-        assert.equal(seen.filter((r) => /\bthinking\b/.test(r.cls)).length, want.kinds.thinking || 0, `${label}: <details> thinking`);
-        const maxInDom = await page.$$eval("#list .vl-row", (els) => els.length);
-        if (want.rows > 200) assert.ok(maxInDom < want.rows, `${label}: list is not virtualized (${maxInDom} rows in the DOM)`);
+  // One page for all: the first sample through ?sample=, the others picked in the sample
+  // list (so every run must start from a clean slate).
+  const { page, problems } = await openPage();
+  try {
+    for (const s of samples) {
+      const golden = linesOf(readFileSync(join(root, s.path.replace(/\.[^.]+$/, ".expected.jsonl")), "utf8")).map((l) => JSON.parse(l));
+      const want = expectedFromGolden(golden);
+      if (exercised === 0) {
+        await page.goto(`${server.url}/www/?sample=${encodeURIComponent(s.path)}`);
+        await waitState(page, "done");
+      } else {
+        const before = Number(await page.evaluate(() => document.body.dataset.run));
+        await page.selectOption("#sample", s.path);
+        await page.waitForFunction((b) => Number(document.body.dataset.run) > b && document.body.dataset.state === "done", before, { timeout: 60000 });
       }
-      assert.deepEqual(problems, [], `${label}: console`);
-      assert.deepEqual(await cspViolations(page), [], `${label}: CSP violations`);
-      const best = shotFor.get(s.runtime);
-      if (!best || want.cards + (want.kinds.assistant || 0) > best.score) shotFor.set(s.runtime, { path: s.path, score: want.cards + (want.kinds.assistant || 0) });
+      await checkSample(page, s, want);
+      assert.deepEqual(problems, [], `${s.path}: console`);
+      assert.deepEqual(await cspViolations(page), [], `${s.path}: CSP violations`);
+      const score = want.cards + (want.kinds.assistant || 0);
+      if (!shotFor.has(s.runtime) || score > shotFor.get(s.runtime).score) shotFor.set(s.runtime, { path: s.path, score });
       exercised++;
       t.diagnostic(`${s.path}: ${s.lines} lines -> ${want.entries} entries, ${want.rows} rows, ${want.cards} tool cards, ${want.kinds.thinking || 0} thinking`);
-    } finally {
-      await page.close();
     }
+  } finally {
+    await page.close();
   }
   assert.ok(exercised >= 1);
+  t.diagnostic(`${exercised} samples checked`);
   for (const [runtime, { path }] of shotFor) {
     const { page } = await openPage();
     await page.goto(`${server.url}/www/?sample=${encodeURIComponent(path)}`);
