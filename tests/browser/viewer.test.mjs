@@ -3,6 +3,7 @@
 // - every bundled sample parses in the worker; the tool cards, thinking blocks, rows and
 //   the result summary match counts computed here from the .expected.jsonl goldens;
 // - every row type renders, and HTML in log text stays text (no element, no handler run);
+// - a dropped file parses (stateless option);
 // - a parser that cannot be used (scanner refusal, throw, no exports, no ready in 5 s,
 //   the worker without 'unsafe-eval') falls back to one stdout entry per line, with why;
 // - live tail mode starts mid-file and streams;
@@ -273,6 +274,30 @@ test("HTML in real log lines stays text with the real parser", async () => {
   assert.ok(res.text.includes("onerror="), "payload text not shown");
   assert.deepEqual(problems, []);
   assert.deepEqual(await cspViolations(page), []);
+  await page.close();
+});
+
+test("a dropped file, parsed statelessly", async () => {
+  const s = listSamples().filter((x) => x.golden).sort((a, b) => b.lines - a.lines)[0];
+  assert.ok(s, "no sample");
+  const text = readFileSync(join(root, s.path), "utf8");
+  const { page, problems } = await openPage();
+  await page.goto(`${server.url}/www/?stateless=1`);
+  await page.waitForFunction(() => document.body.dataset.parser === "ready");
+  const dt = await page.evaluateHandle((t) => {
+    const d = new DataTransfer();
+    d.items.add(new File([t], "dropped.jsonl", { type: "text/plain" }));
+    return d;
+  }, text);
+  await page.dispatchEvent("body", "dragenter", { dataTransfer: dt });
+  assert.equal(await page.isVisible("#drop-overlay"), true, "drop overlay");
+  await page.dispatchEvent("body", "drop", { dataTransfer: dt });
+  await waitState(page, "done");
+  assert.equal(await page.isVisible("#drop-overlay"), false);
+  const sum = await page.$eval("#sum-counts", (e) => e.textContent);
+  assert.ok(sum.includes(`${fmtInt(s.lines)} lines`) && sum.includes("(stateless)"), sum);
+  assert.ok((await page.$eval("#source", (e) => e.textContent)).startsWith("dropped.jsonl"));
+  assert.deepEqual(problems, []);
   await page.close();
 });
 
