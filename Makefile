@@ -33,7 +33,7 @@ dist: setup
 	cargo build --lib --target $(WASM_TARGET) --profile wasm
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/full.wasm
 	@for r in $(RUNTIMES); do \
-	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r || exit 1; \
+	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r.wasm || exit 1; \
 	done
 	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --full $(WASM_OUT)/full.wasm \
