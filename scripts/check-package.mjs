@@ -15,7 +15,7 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // regression without failing every build on a target we know we miss.
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp"];
 const TARGET = { full: 120 * 1024, runtime: 45 * 1024 };
-const CEILING = { full: 180 * 1024, runtime: 110 * 1024 };
+const CEILING = { full: 180 * 1024, runtime: 128 * 1024 };
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
 for (const r of RUNTIMES) {
