@@ -384,7 +384,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                 let code = num_of(obj, "return_code");
                 if code != 0.0 {
                     is_error = true;
-                    parts.push(format!("(exit code {code})"));
+                    parts.push(format!("(exit code {})", common::num_text(code)));
                 }
                 parts.join("\n")
             } else if let Some(url) = str_of(obj, "url") {

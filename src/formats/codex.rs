@@ -120,13 +120,14 @@ impl Usage {
 
     /// `12 in (8 cached) · 5 out (3 reasoning)`, leaving out zero parts in brackets.
     fn text(&self) -> String {
-        let mut s = format!("{} in", self.input);
+        let n = common::num_text;
+        let mut s = format!("{} in", n(self.input));
         if self.cached > 0.0 {
-            s.push_str(&format!(" ({} cached)", self.cached));
+            s.push_str(&format!(" ({} cached)", n(self.cached)));
         }
-        s.push_str(&format!(" · {} out", self.output));
+        s.push_str(&format!(" · {} out", n(self.output)));
         if self.reasoning > 0.0 {
-            s.push_str(&format!(" ({} reasoning)", self.reasoning));
+            s.push_str(&format!(" ({} reasoning)", n(self.reasoning)));
         }
         s
     }

@@ -219,7 +219,9 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
             ts,
             format!(
                 "step finished: tool calls ({} in, {} out, {} cached tokens)",
-                input, output, cached
+                common::num_text(input),
+                common::num_text(output),
+                common::num_text(cached)
             ),
         ));
         return;

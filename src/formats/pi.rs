@@ -329,7 +329,7 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
     }
     let mut text = String::from("context compacted");
     if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {
-        text.push_str(&format!(" ({n} tokens before)"));
+        text.push_str(&format!(" ({} tokens before)", common::num_text(n)));
     }
     if v.get("willRetry").and_then(Value::as_bool).unwrap_or(false) {
         text.push_str("; retrying the request");

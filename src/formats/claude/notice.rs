@@ -139,7 +139,7 @@ fn rate_limit(info: &Value) -> String {
         parts.push(kind.to_owned());
     }
     if let Some(u) = info.get("utilization").and_then(Value::as_f64) {
-        parts.push(format!("{:.0}% used", u * 100.0));
+        parts.push(format!("{}% used", common::fixed(u * 100.0, 0)));
     }
     if status != "allowed" {
         if let Some(r) = info.get("resetsAt").and_then(Value::as_i64) {
@@ -224,7 +224,7 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
         ),
         "search_results_received" => format!(
             "web search: {} results for {}",
-            num_of(data, "resultCount"),
+            common::num_text(num_of(data, "resultCount")),
             clip(str_of(data, "query").unwrap_or("?"), 200)
         ),
         "" => "progress".to_owned(),

@@ -3,7 +3,7 @@
 //! hooks, background tasks, slash-command output, …); unknown subtypes are named with
 //! their first readable text field. Never raw JSON.
 
-use super::super::common::{self, clip, num_of, str_of};
+use super::super::common::{self, clip, num_of, num_text, str_of};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use serde_json::Value;
@@ -63,8 +63,8 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         "api_retry" => {
             let mut t = format!(
                 "API retry {}/{} in {}",
-                num_of(v, "attempt"),
-                num_of(v, "max_retries"),
+                num_text(num_of(v, "attempt")),
+                num_text(num_of(v, "max_retries")),
                 duration(num_of(v, "retry_delay_ms"))
             );
             if let Some(e) = str_of(v, "error") {
@@ -72,7 +72,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 t.push_str(e);
             }
             if let Some(s) = v.get("error_status").and_then(Value::as_f64) {
-                t.push_str(&format!(" (HTTP {s})"));
+                t.push_str(&format!(" (HTTP {})", num_text(s)));
             }
             t
         }
@@ -81,8 +81,8 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             if v.get("retryAttempt").is_some() {
                 t.push_str(&format!(
                     " (retry {}/{} in {})",
-                    num_of(v, "retryAttempt"),
-                    num_of(v, "maxRetries"),
+                    num_text(num_of(v, "retryAttempt")),
+                    num_text(num_of(v, "maxRetries")),
                     duration(num_of(v, "retryInMs"))
                 ));
             }
@@ -114,7 +114,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 t.push_str(&format!(
                     " ({}, {} tokens",
                     plural(num_of(u, "tool_uses"), "tool use"),
-                    num_of(u, "total_tokens")
+                    num_text(num_of(u, "total_tokens"))
                 ));
                 if let Some(last) = str_of(v, "last_tool_name") {
                     t.push_str(&format!(", last: {last}"));
@@ -144,7 +144,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         }
         "thinking_tokens" => format!(
             "thinking (~{} tokens so far)",
-            num_of(v, "estimated_tokens")
+            num_text(num_of(v, "estimated_tokens"))
         ),
         "background_tasks_changed" => {
             let tasks = v
@@ -264,7 +264,7 @@ fn hook(sub: &str, v: &Value) -> String {
             let mut t = format!("hook {name} {outcome}");
             let code = num_of(v, "exit_code");
             if code != 0.0 {
-                t.push_str(&format!(" (exit code {code})"));
+                t.push_str(&format!(" (exit code {})", num_text(code)));
             }
             let detail = [
                 str_of(v, "stderr"),

@@ -2,7 +2,7 @@
 //! (slash commands, their output, `!` shell mode, task notifications, reminders), ANSI
 //! stripping, and short renderings of durations, token counts and times (no clock read).
 
-use super::super::common::{self, clip};
+use super::super::common::{self, clip, fixed, num_text};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -148,7 +148,7 @@ pub(super) fn duration(ms: f64) -> String {
         return "?".to_owned();
     }
     if ms < 1000.0 {
-        return format!("{}ms", ms.round());
+        return format!("{}ms", num_text(ms.round()));
     }
     let s = (ms / 1000.0).round() as u64;
     match s {
@@ -163,18 +163,18 @@ pub(super) fn plural(n: f64, what: &str) -> String {
     if n == 1.0 {
         format!("1 {what}")
     } else {
-        format!("{n} {what}s")
+        format!("{} {what}s", num_text(n))
     }
 }
 
 /// Token counts as `812`, `12k`, `170k`, `1.2M`.
 pub(super) fn kilo(n: f64) -> String {
     if n >= 1_000_000.0 {
-        format!("{:.1}M", n / 1_000_000.0)
+        format!("{}M", fixed(n / 1_000_000.0, 1))
     } else if n >= 1000.0 {
-        format!("{}k", (n / 1000.0).round())
+        format!("{}k", num_text((n / 1000.0).round()))
     } else {
-        format!("{n}")
+        num_text(n)
     }
 }
 

@@ -111,8 +111,10 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
         let Some(i) = s.get(pos..).and_then(|rest| rest.find(BEGIN)) else { break };
         let start = pos + i;
         if start > 0 && s[..start].ends_with('"') {
-            let mut it = serde_json::Deserializer::from_str(&s[start - 1..]).into_iter::<String>();
-            if let Some(Ok(decoded)) = it.next() {
+            // Read as a Value (not a String) so serde's type-mismatch messages, which format
+            // floats, stay out of the wasm; a token opening with `"` is a string or an error.
+            let mut it = serde_json::Deserializer::from_str(&s[start - 1..]).into_iter::<Value>();
+            if let Some(Ok(Value::String(decoded))) = it.next() {
                 found.push(cut_at_end(&decoded, END));
                 pos = start - 1 + it.byte_offset();
                 continue;

@@ -14,7 +14,9 @@ use super::{
     State, Usage,
 };
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, content_text, nonempty_str, path, str_of, type_of};
+use crate::formats::common::{
+    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of,
+};
 use serde_json::{json, Value};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -402,7 +404,7 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
         Some(info) => {
             let total = info.get("total_token_usage").map(Usage::from_value).unwrap_or_default();
             let last = info.get("last_token_usage").map(Usage::from_value).unwrap_or(total);
-            (format!("tokens: {} · session total {}", last.text(), total.total), total)
+            (format!("tokens: {} · session total {}", last.text(), num_text(total.total)), total)
         }
         None if msg.get("input_tokens").is_some() || msg.get("output_tokens").is_some() => {
             let u = Usage::from_value(msg);

@@ -52,7 +52,7 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "compaction" => {
             let mut text = String::from("context compacted");
             if let Some(n) = v.get("tokensBefore").and_then(Value::as_f64) {
-                text.push_str(&format!(" ({n} tokens before)"));
+                text.push_str(&format!(" ({} tokens before)", common::num_text(n)));
             }
             if let Some(s) = str_of(v, "summary").filter(|s| !s.trim().is_empty()) {
                 text.push_str(": ");
@@ -209,7 +209,7 @@ fn tool_result(m: &Value, ts: &str) -> Entry {
 /// A `!command` the user ran: a `bash` call and its result, with an id made from its time.
 fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     let command = str_of(m, "command").unwrap_or("");
-    let id = format!("pi-bash-{}", num_of(m, "timestamp"));
+    let id = format!("pi-bash-{}", common::num_text(num_of(m, "timestamp")));
     out.push(Entry::tool_call(
         ts,
         "bash",
