@@ -12,6 +12,7 @@
 //! gives no entry (there is nothing to show).
 
 use crate::entry::Entry;
+use crate::formats::common::Emit;
 use crate::formats::{self, common, Confidence, Format, States};
 use std::collections::{HashMap, VecDeque};
 
@@ -59,7 +60,7 @@ fn parse_line_into(
         while !line.is_char_boundary(cut) {
             cut -= 1;
         }
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!(
                 "line of {} bytes is over the {} MB limit; showing its first {} KB",
@@ -68,7 +69,7 @@ fn parse_line_into(
                 OVERLONG_KEEP_BYTES / 1024
             ),
         ));
-        out.push(Entry::stdout(ts, &line[..cut]));
+        out.emit(Entry::stdout(ts, &line[..cut]));
         return None;
     }
     let Some(value) = common::parse_object(line) else {
@@ -85,7 +86,7 @@ fn parse_line_into(
             Some((f, c))
         }
         None => {
-            out.push(common::unknown_event(ts, "", &value));
+            out.emit(common::unknown_event(ts, "", &value));
             None
         }
     }
@@ -106,7 +107,7 @@ pub fn merge_deltas(entries: Vec<Entry>) -> Vec<Entry> {
                 }
             }
         }
-        out.push(e);
+        out.emit(e);
     }
     out
 }

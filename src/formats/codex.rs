@@ -24,7 +24,7 @@ mod rollout;
 #[cfg(test)]
 mod tests;
 
-use super::common::{self, str_of, type_of, Confidence};
+use super::common::{self, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
@@ -225,7 +225,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             if let Some(st) = state {
                 st.seen.insert(key(events::dup_tag("user_message"), prompt));
             }
-            out.push(Entry::user(ts, prompt));
+            out.emit(Entry::user(ts, prompt));
             return;
         }
         if is_settings_line(v) {
@@ -255,7 +255,7 @@ fn is_settings_line(v: &Value) -> bool {
 }
 
 fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
-    out.push(Entry::init(ts, str_of(v, "model").unwrap_or("codex"), ""));
+    out.emit(Entry::init(ts, str_of(v, "model").unwrap_or("codex"), ""));
     let Some(map) = v.as_object() else { return };
     let parts: Vec<String> = map
         .iter()
@@ -264,7 +264,7 @@ fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         .collect();
     if !parts.is_empty() {
         let provider = str_of(v, "provider").map(|p| format!(" ({p})")).unwrap_or_default();
-        out.push(Entry::system(ts, format!("codex settings{provider}: {}", parts.join(", "))));
+        out.emit(Entry::system(ts, format!("codex settings{provider}: {}", parts.join(", "))));
     }
 }
 

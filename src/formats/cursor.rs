@@ -31,7 +31,7 @@
 
 mod tools;
 
-use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence};
+use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
@@ -172,7 +172,7 @@ pub fn parse(
                 s.reset_turn();
             }
             let model = str_of(v, "model").unwrap_or("unknown");
-            out.push(Entry::init(
+            out.emit(Entry::init(
                 ts,
                 model,
                 str_of(v, "session_id").unwrap_or(""),
@@ -182,15 +182,15 @@ pub fn parse(
             let text =
                 common::content_text(path(v, &["message", "content"]).unwrap_or(&Value::Null));
             if !text.trim().is_empty() {
-                out.push(Entry::user(ts, text));
+                out.emit(Entry::user(ts, text));
             }
         }
         ("thinking", "delta") => {
             if let Some(t) = str_of(v, "text").filter(|t| !t.is_empty()) {
-                out.push(Entry::thinking_delta(ts, t));
+                out.emit(Entry::thinking_delta(ts, t));
             }
         }
-        ("thinking", "completed") => out.push(Entry::Thinking {
+        ("thinking", "completed") => out.emit(Entry::Thinking {
             ts: ts.to_owned(),
             text: String::new(),
             delta: Some(true),
@@ -207,15 +207,15 @@ pub fn parse(
             if let Some(s) = state {
                 s.reset_turn();
             }
-            out.push(result(v, ts));
+            out.emit(result(v, ts));
         }
         ("error", _) => {
             let msg = str_of(v, "message")
                 .or_else(|| str_of(v, "error"))
                 .unwrap_or("unknown error");
-            out.push(Entry::stderr(ts, format!("error: {msg}")));
+            out.emit(Entry::stderr(ts, format!("error: {msg}")));
         }
-        _ => out.push(common::unknown_event(ts, "cursor", v)),
+        _ => out.emit(common::unknown_event(ts, "cursor", v)),
     }
 }
 
@@ -227,18 +227,18 @@ fn assistant(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
         None if is_chunk => {} // the complete message repeats it
         None => {
             if !text.trim().is_empty() {
-                out.push(Entry::assistant(ts, text));
+                out.emit(Entry::assistant(ts, text));
             }
         }
         Some(s) if is_chunk => {
             if !text.is_empty() {
                 s.push_streamed(&text);
-                out.push(Entry::assistant_delta(ts, text));
+                out.emit(Entry::assistant_delta(ts, text));
             }
         }
         Some(s) => match s.unshown(&text, is_final) {
-            Some((tail, true)) => out.push(Entry::assistant_delta(ts, tail)),
-            Some((whole, _)) => out.push(Entry::assistant(ts, whole)),
+            Some((tail, true)) => out.emit(Entry::assistant_delta(ts, tail)),
+            Some((whole, _)) => out.emit(Entry::assistant(ts, whole)),
             None => {}
         },
     }
@@ -266,7 +266,7 @@ fn tool_call(
         Some(s) => s.remember(&id),
     };
     if show_call {
-        out.push(Entry::tool_call(
+        out.emit(Entry::tool_call(
             ts,
             name.clone(),
             tool_input(key, inner),
@@ -279,7 +279,7 @@ fn tool_call(
         if let Entry::ToolResult { duration_ms, .. } = &mut entry {
             *duration_ms = duration;
         }
-        out.push(entry);
+        out.emit(entry);
     }
 }
 

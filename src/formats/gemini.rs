@@ -17,7 +17,7 @@
 //! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream,
 //! and is not read here.
 
-use super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Confidence};
+use super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::{json, Value};
 
@@ -73,7 +73,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         _ => State::default(),
     };
     match ty {
-        "init" => out.push(Entry::init(
+        "init" => out.emit(Entry::init(
             ts,
             nonempty_str(v, "model").unwrap_or("gemini"),
             str_of(v, "session_id").unwrap_or(""),
@@ -85,7 +85,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 None => String::new(),
             };
             match str_of(v, "role") {
-                Some("user") => out.push(Entry::user(ts, text)),
+                Some("user") => out.emit(Entry::user(ts, text)),
                 _ if is_delta => {
                     if let Some(st) = state {
                         st.active = true;
@@ -96,7 +96,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                         }
                     }
                     if !text.is_empty() {
-                        out.push(Entry::assistant_delta(ts, text));
+                        out.emit(Entry::assistant_delta(ts, text));
                     }
                 }
                 _ => {
@@ -105,7 +105,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                             || (streamed.overflow
                                 && text.trim_start().starts_with(streamed.deltas.trim_start())));
                     if !covered && !text.is_empty() {
-                        out.push(Entry::assistant(ts, text));
+                        out.emit(Entry::assistant(ts, text));
                     }
                 }
             }
@@ -115,7 +115,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 None | Some(Value::Null) => json!({}),
                 Some(p) => p.clone(),
             };
-            out.push(Entry::tool_call(
+            out.emit(Entry::tool_call(
                 ts,
                 str_of(v, "tool_name").unwrap_or("tool"),
                 input,
@@ -137,7 +137,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 (true, None) if is_error => "tool failed".to_owned(),
                 (true, None) => "(no text output)".to_owned(),
             };
-            out.push(Entry::tool_result(
+            out.emit(Entry::tool_result(
                 ts,
                 str_of(v, "tool_id").unwrap_or(""),
                 None,
@@ -148,8 +148,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "error" => {
             let msg = nonempty_str(v, "message").unwrap_or("error (no message)");
             match str_of(v, "severity") {
-                Some("warning") => out.push(Entry::system(ts, format!("warning: {msg}"))),
-                _ => out.push(Entry::stderr(ts, msg)),
+                Some("warning") => out.emit(Entry::system(ts, format!("warning: {msg}"))),
+                _ => out.emit(Entry::stderr(ts, msg)),
             }
         }
         "result" => {
@@ -157,7 +157,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let is_error = str_of(v, "status") == Some("error")
                 || v.get("error").is_some_and(|e| !e.is_null());
             let errors: Vec<String> = error_text(v.get("error")).into_iter().collect();
-            out.push(Entry::Result {
+            out.emit(Entry::Result {
                 ts: ts.to_owned(),
                 text: String::new(),
                 input_tokens: num_of(stats, "input_tokens"),
@@ -177,7 +177,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             if let Some(m) = shown.as_object_mut() {
                 m.remove("timestamp");
             }
-            out.push(common::unknown_event(ts, "gemini", &shown));
+            out.emit(common::unknown_event(ts, "gemini", &shown));
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod pi;
 pub mod plain;
 
 use crate::entry::Entry;
+use crate::formats::common::Emit;
 pub use common::Confidence;
 use serde_json::Value;
 
@@ -194,7 +195,7 @@ pub fn parse_json(
         #[allow(unreachable_patterns)]
         _ => {
             let _ = (line, &states);
-            out.push(common::unknown_event(ts, format.label(), v))
+            out.emit(common::unknown_event(ts, format.label(), v))
         }
     }
 }

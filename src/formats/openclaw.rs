@@ -35,7 +35,7 @@
 
 mod frames;
 
-use super::common::{self, str_of, type_of, Confidence};
+use super::common::{self, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -89,7 +89,7 @@ impl State {
             run.diverged = true;
         } else if let Some(rest) = cumulative.strip_prefix(run.shown.as_str()) {
             if !rest.is_empty() {
-                out.push(Entry::assistant_delta(ts, rest));
+                out.emit(Entry::assistant_delta(ts, rest));
                 run.shown = cumulative.to_owned();
             }
         } else if !run.shown.starts_with(cumulative) {
@@ -116,7 +116,7 @@ fn error_once(
         }
         s.last_error = Some(key);
     }
-    out.push(Entry::stderr(ts, format!("error: {msg}{suffix}")));
+    out.emit(Entry::stderr(ts, format!("error: {msg}{suffix}")));
 }
 
 pub fn detect(v: &Value) -> Confidence {
@@ -152,7 +152,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "req" => frames::request(v, ts, out),
         "" if is_agent_payload(v) => agent(v, Source::Frames, ts, state, out),
         "" if is_chat_payload(v) => chat(v, ts, state, out),
-        _ => out.push(common::unknown_event(ts, "openclaw", v)),
+        _ => out.emit(common::unknown_event(ts, "openclaw", v)),
     }
 }
 
@@ -179,7 +179,7 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
                 let payload = serde_json::json!({ "runId": run, "stream": stream, "data": d });
                 agent(&payload, Source::AdapterLog, ts, None, out);
             }
-            _ => out.push(Entry::system(
+            _ => out.emit(Entry::system(
                 ts,
                 format!("openclaw {stream} event (data not readable)"),
             )),
@@ -187,7 +187,7 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         return true;
     }
     if let Some(rest) = t.strip_prefix("[openclaw-gateway]") {
-        out.push(Entry::system(ts, rest.trim()));
+        out.emit(Entry::system(ts, rest.trim()));
         return true;
     }
     false
@@ -198,7 +198,7 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
         "agent" | "session.tool" => agent(payload, Source::Frames, ts, state, out),
         "chat" => chat(payload, ts, state, out),
         "tick" => {}
-        "connect.challenge" => out.push(Entry::system(
+        "connect.challenge" => out.emit(Entry::system(
             ts,
             "gateway asked for a connect challenge response",
         )),
@@ -209,9 +209,9 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
                 Some(false) => "gateway health: not ok",
                 None => "gateway health update",
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
-        "presence" => out.push(Entry::system(ts, "presence updated")),
+        "presence" => out.emit(Entry::system(ts, "presence updated")),
         "shutdown" => {
             let reason = str_of(payload, "reason").unwrap_or("no reason given");
             let restart = payload.get("restartExpectedMs").and_then(Value::as_u64);
@@ -221,7 +221,7 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
                 }
                 None => format!("gateway shutting down: {reason}"),
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
         _ => {
             let details = common::short_fields(payload, 3);
@@ -230,7 +230,7 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
             } else {
                 format!("openclaw event: {name} ({details})")
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
     }
 }
@@ -252,9 +252,9 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
         "assistant" => match (source, state) {
             (Source::AdapterLog, _) => {
                 if let Some(d) = str_of(data, "delta").filter(|d| !d.is_empty()) {
-                    out.push(Entry::assistant_delta(ts, d));
+                    out.emit(Entry::assistant_delta(ts, d));
                 } else if let Some(t) = str_of(data, "text").filter(|t| !t.is_empty()) {
-                    out.push(Entry::assistant(ts, t));
+                    out.emit(Entry::assistant(ts, t));
                 }
             }
             (Source::Frames, None) => {}
@@ -269,7 +269,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
         },
         "tool" => tool(data, run_id, phase, ts, out),
         "lifecycle" => match phase {
-            "start" => out.push(Entry::system(ts, "agent run started")),
+            "start" => out.emit(Entry::system(ts, "agent run started")),
             "end" => {
                 let mut text = String::from("agent run finished");
                 if data.get("aborted").and_then(Value::as_bool) == Some(true) {
@@ -277,11 +277,11 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
                 } else if let Some(r) = str_of(data, "stopReason") {
                     text.push_str(&format!(" ({r})"));
                 }
-                out.push(Entry::system(ts, text));
+                out.emit(Entry::system(ts, text));
             }
             _ => match error_text(data) {
                 Some(e) => error_once(state, run_id, &e, "", ts, out),
-                None => out.push(Entry::system(
+                None => out.emit(Entry::system(
                     ts,
                     format!(
                         "agent run {}",
@@ -302,7 +302,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
             } else {
                 format!("openclaw {name} event ({details})")
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
     }
 }
@@ -330,7 +330,7 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 .get("args")
                 .cloned()
                 .unwrap_or(Value::Object(Default::default()));
-            out.push(Entry::tool_call(ts, name, args, Some(id)));
+            out.emit(Entry::tool_call(ts, name, args, Some(id)));
         }
         // A growing snapshot; the result phase carries the final output.
         "update" => {}
@@ -349,7 +349,7 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 },
                 (None, None) => String::new(),
             };
-            out.push(Entry::tool_result(
+            out.emit(Entry::tool_result(
                 ts,
                 id,
                 Some(name.to_owned()),
@@ -399,16 +399,16 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
         }
         st @ ("final" | "aborted") => {
             if !thinking.trim().is_empty() {
-                out.push(Entry::thinking(ts, thinking));
+                out.emit(Entry::thinking(ts, thinking));
             }
             finish_text(run_id, &text, ts, state, out);
             if st == "aborted" {
-                out.push(Entry::system(ts, "reply aborted"));
+                out.emit(Entry::system(ts, "reply aborted"));
             } else if text.trim().is_empty() {
-                out.push(Entry::system(ts, "reply finished without text"));
+                out.emit(Entry::system(ts, "reply finished without text"));
             }
             if let Some(u) = p.get("usage").filter(|u| u.is_object()) {
-                out.push(usage_result(u, str_of(p, "stopReason").unwrap_or(st), ts));
+                out.emit(usage_result(u, str_of(p, "stopReason").unwrap_or(st), ts));
             }
         }
         "error" => {
@@ -418,7 +418,7 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
                 .unwrap_or_default();
             error_once(state, run_id, msg, &suffix, ts, out);
         }
-        other => out.push(Entry::system(
+        other => out.emit(Entry::system(
             ts,
             format!("chat {}", if other.is_empty() { "event" } else { other }),
         )),
@@ -436,7 +436,7 @@ fn finish_text(
 ) {
     let Some(s) = state else {
         if !text.trim().is_empty() {
-            out.push(Entry::assistant(ts, text));
+            out.emit(Entry::assistant(ts, text));
         }
         return;
     };
@@ -448,8 +448,8 @@ fn finish_text(
         return;
     }
     match text.strip_prefix(shown.as_str()) {
-        Some(rest) if !diverged && !shown.is_empty() => out.push(Entry::assistant_delta(ts, rest)),
-        _ => out.push(Entry::assistant(ts, text)),
+        Some(rest) if !diverged && !shown.is_empty() => out.emit(Entry::assistant_delta(ts, rest)),
+        _ => out.emit(Entry::assistant(ts, text)),
     }
 }
 

@@ -24,7 +24,7 @@
 //! Evidence: run.ts (read via the code index), corpus `opencode-json/` (noldor capture,
 //! takopi capture and test literal).
 
-use super::common::{self, num_of, path, str_of, type_of, Confidence};
+use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
@@ -89,25 +89,25 @@ pub fn detect(v: &Value) -> Confidence {
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let part = v.get("part").unwrap_or(&Value::Null);
     match type_of(v) {
-        "step_start" => out.push(Entry::system(ts, "step started")),
+        "step_start" => out.emit(Entry::system(ts, "step started")),
         "text" => {
             if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
-                out.push(Entry::assistant(ts, t));
+                out.emit(Entry::assistant(ts, t));
             }
         }
         "reasoning" => {
             if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
-                out.push(Entry::thinking(ts, t));
+                out.emit(Entry::thinking(ts, t));
             }
         }
         "tool_use" => tool_use(part, ts, state, out),
         "step_finish" => step_finish(part, ts, out),
-        "error" => out.push(Entry::stderr(
+        "error" => out.emit(Entry::stderr(
             ts,
             format!("error: {}", error_text(v.get("error"))),
         )),
-        "done" => out.push(done(v, ts)),
-        _ => out.push(common::unknown_event(ts, "opencode", v)),
+        "done" => out.emit(done(v, ts)),
+        _ => out.emit(common::unknown_event(ts, "opencode", v)),
     }
 }
 
@@ -138,7 +138,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             .get("input")
             .cloned()
             .unwrap_or(Value::Object(Default::default()));
-        out.push(Entry::tool_call(ts, name, input, Some(id.clone())));
+        out.emit(Entry::tool_call(ts, name, input, Some(id.clone())));
     }
     if !show_result {
         return;
@@ -170,7 +170,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             }
         }
     }
-    out.push(result);
+    out.emit(result);
     if let Some(diff) = path(st, &["metadata", "diff"]).and_then(Value::as_str) {
         push_diff(diff, ts, out);
     }
@@ -194,10 +194,10 @@ pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
         } else {
             "context"
         };
-        out.push(Entry::diff(ts, kind, *line));
+        out.emit(Entry::diff(ts, kind, *line));
     }
     if lines.len() > MAX_DIFF_LINES {
-        out.push(Entry::diff(
+        out.emit(Entry::diff(
             ts,
             "truncation",
             format!("… {} more diff lines", lines.len() - MAX_DIFF_LINES),
@@ -215,7 +215,7 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         .unwrap_or(0.0);
     let cost = num_of(part, "cost");
     if reason == "tool-calls" {
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!(
                 "step finished: tool calls ({} in, {} out, {} cached tokens)",
@@ -226,7 +226,7 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         ));
         return;
     }
-    out.push(Entry::Result {
+    out.emit(Entry::Result {
         ts: ts.to_owned(),
         text: String::new(),
         input_tokens: input,

@@ -26,6 +26,7 @@
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
 
 use crate::entry::Entry;
+use crate::formats::common::Emit;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
 pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
@@ -42,7 +43,7 @@ pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
     if cleaned.trim().is_empty() {
         return;
     }
-    out.push(classify(ts, cleaned));
+    out.emit(classify(ts, cleaned));
 }
 
 /// A one-line JSON array of objects (the buffered `--output-format json` of Qwen Code and
@@ -62,7 +63,7 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     for item in &items {
         match super::detect_json(item) {
             Some((format, _)) => super::parse_json(format, item, "", ts, None, out),
-            None => out.push(super::common::unknown_event(ts, "", item)),
+            None => out.emit(super::common::unknown_event(ts, "", item)),
         }
     }
     true

@@ -4,7 +4,7 @@
 //! `queue-operation`, `summary`, titles, `attachment`, …). Each becomes one short `system`
 //! entry, except subagent messages carried by `agent_progress`, shown as messages.
 
-use super::super::common::{self, clip, num_of, path, str_of, type_of};
+use super::super::common::{self, clip, num_of, path, str_of, type_of, Emit};
 use super::text::{duration, first_line, plural, utc};
 use crate::entry::Entry;
 use serde_json::Value;
@@ -128,7 +128,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         t if is_session_bookkeeping(t) => t.replace('-', " "),
         _ => return false,
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
     true
 }
 
@@ -237,5 +237,5 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
             }
         }
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }

@@ -3,7 +3,7 @@
 //! hooks, background tasks, slash-command output, …); unknown subtypes are named with
 //! their first readable text field. Never raw JSON.
 
-use super::super::common::{self, clip, num_of, num_text, str_of};
+use super::super::common::{self, clip, num_of, num_text, str_of, Emit};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use serde_json::Value;
@@ -55,7 +55,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             let session = str_of(v, "session_id")
                 .or_else(|| str_of(v, "sessionId"))
                 .unwrap_or("");
-            out.push(Entry::init(ts, model, session));
+            out.emit(Entry::init(ts, model, session));
             return;
         }
         "compact_boundary" => compacted(v),
@@ -170,7 +170,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         "local_command" | "local_command_output" => {
             let content = str_of(v, "content").unwrap_or("").trim();
             if let Some(e) = tagged_text(content, ts) {
-                out.push(e);
+                out.emit(e);
                 return;
             }
             format!("local command: {}", clip(&strip_ansi(content), 300))
@@ -197,7 +197,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         "turn_duration" => format!("turn took {}", duration(num_of(v, "durationMs"))),
         _ => generic(sub, v),
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }
 
 fn compacted(v: &Value) -> String {

@@ -7,7 +7,7 @@
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
 use crate::entry::Entry;
-use crate::formats::common::{str_of, type_of};
+use crate::formats::common::{str_of, type_of, Emit};
 use serde_json::Value;
 
 /// Diff lines shown per call (file headers included).
@@ -24,7 +24,7 @@ impl Budget {
     fn push(&mut self, ts: &str, change_type: &'static str, text: &str, out: &mut Vec<Entry>) {
         if self.used < MAX_DIFF_LINES {
             self.used += 1;
-            out.push(Entry::diff(ts, change_type, text));
+            out.emit(Entry::diff(ts, change_type, text));
         } else {
             self.dropped += 1;
         }
@@ -33,7 +33,7 @@ impl Budget {
     /// Adds the truncation notice if lines were left out.
     pub(super) fn finish(self, ts: &str, out: &mut Vec<Entry>) {
         if self.dropped > 0 {
-            out.push(Entry::diff(
+            out.emit(Entry::diff(
                 ts,
                 "truncation",
                 format!("… {} more diff lines not shown", self.dropped),

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::entry::Entry;
 use crate::formats::common::{
-    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of,
+    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit,
 };
 use serde_json::{json, Value};
 
@@ -66,7 +66,7 @@ pub(super) fn parse(
             if rollout {
                 // Shown only by a stateful parser that has not seen the response_item copy.
                 if first_sighting(&mut state, key(dup_tag(ty), text)) == Some(true) {
-                    out.push(entry);
+                    out.emit(entry);
                 }
                 return;
             }
@@ -78,7 +78,7 @@ pub(super) fn parse(
                 _ => st.seen.contains(key(dup_tag(ty), text)),
             });
             if !covered {
-                out.push(entry);
+                out.emit(entry);
             }
         }
         "agent_message_delta"
@@ -103,7 +103,7 @@ pub(super) fn parse(
                 };
                 buf.push(delta);
             }
-            out.push(if is_message {
+            out.emit(if is_message {
                 Entry::assistant_delta(ts, delta)
             } else {
                 thinking(ts, delta, raw, true)
@@ -123,10 +123,10 @@ pub(super) fn parse(
         // Output chunks (base64): the end event carries the complete stdout/stderr.
         "exec_command_output_delta" | "terminal_interaction" => {}
         "token_count" => token_count(msg, ts, state, out),
-        "task_started" | "turn_started" => out.push(Entry::system(ts, "turn started")),
+        "task_started" | "turn_started" => out.emit(Entry::system(ts, "turn started")),
         "task_complete" | "turn_complete" => {
             let usage = state.as_deref().and_then(|s| s.usage).unwrap_or_default();
-            out.push(result_entry(
+            out.emit(result_entry(
                 ts,
                 str_of(msg, "last_agent_message").unwrap_or(""),
                 usage,
@@ -136,19 +136,19 @@ pub(super) fn parse(
         }
         "turn_aborted" => {
             let reason = nonempty_str(msg, "reason").unwrap_or("unknown reason");
-            out.push(Entry::system(ts, format!("turn aborted: {reason}")));
+            out.emit(Entry::system(ts, format!("turn aborted: {reason}")));
         }
         "error" | "stream_error" => {
             let text = error_message(msg.get("message"))
                 .unwrap_or_else(|| "codex error (no message)".to_owned());
-            out.push(Entry::stderr(ts, text));
+            out.emit(Entry::stderr(ts, text));
         }
         "warning" => out
             .push(Entry::system(ts, format!("warning: {}", str_of(msg, "message").unwrap_or("")))),
         "background_event" => {
-            out.push(Entry::system(ts, str_of(msg, "message").unwrap_or("background event")))
+            out.emit(Entry::system(ts, str_of(msg, "message").unwrap_or("background event")))
         }
-        "plan_update" => out.push(Entry::system(ts, plan_text(msg))),
+        "plan_update" => out.emit(Entry::system(ts, plan_text(msg))),
         "turn_diff" => {
             // The turn's aggregated diff repeats the patch_apply_begin changes: one line.
             let files: Vec<&str> = str_of(msg, "unified_diff")
@@ -156,12 +156,12 @@ pub(super) fn parse(
                 .lines()
                 .filter_map(|l| l.strip_prefix("+++ b/").or_else(|| l.strip_prefix("+++ ")))
                 .collect();
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("turn diff: {} file(s) changed {}", files.len(), files.join(", ")),
             ));
         }
-        "exec_approval_request" => out.push(Entry::system(
+        "exec_approval_request" => out.emit(Entry::system(
             ts,
             format!(
                 "approval requested to run: {}{}",
@@ -171,26 +171,26 @@ pub(super) fn parse(
         )),
         "apply_patch_approval_request" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("approval requested to patch: {}{}", files.join(", "), reason_suffix(msg)),
             ));
         }
-        "session_configured" => out.push(Entry::init(
+        "session_configured" => out.emit(Entry::init(
             ts,
             nonempty_str(msg, "model").unwrap_or("codex"),
             str_of(msg, "session_id").unwrap_or(""),
         )),
-        "entered_review_mode" => out.push(Entry::system(ts, "entered review mode")),
-        "exited_review_mode" => out.push(Entry::system(ts, "exited review mode")),
-        "context_compacted" => out.push(Entry::system(ts, "context compacted")),
+        "entered_review_mode" => out.emit(Entry::system(ts, "entered review mode")),
+        "exited_review_mode" => out.emit(Entry::system(ts, "exited review mode")),
+        "context_compacted" => out.emit(Entry::system(ts, "context compacted")),
         "deprecation_notice" => {
             let summary = str_of(msg, "summary").unwrap_or("");
-            out.push(Entry::system(ts, format!("deprecation notice: {summary}")));
+            out.emit(Entry::system(ts, format!("deprecation notice: {summary}")));
         }
         "raw_response_item" => match msg.get("item") {
             Some(item) => rollout::response_item(item, ts, state, out),
-            None => out.push(unknown(ts, "event: raw_response_item", msg)),
+            None => out.emit(unknown(ts, "event: raw_response_item", msg)),
         },
         // Replies to UI requests and session bookkeeping: not transcript content.
         "shutdown_complete"
@@ -199,7 +199,7 @@ pub(super) fn parse(
         | "mcp_list_tools_response"
         | "list_custom_prompts_response"
         | "list_skills_response" => {}
-        _ => out.push(unknown(ts, &format!("event: {}", common::event_name(msg)), msg)),
+        _ => out.emit(unknown(ts, &format!("event: {}", common::event_name(msg)), msg)),
     }
 }
 
@@ -255,7 +255,7 @@ fn tool_event(
     if is_begin {
         // Legacy streams have no second copy: every begin is shown.
         if call_first != Some(false) || !rollout {
-            out.push(Entry::tool_call(ts, name, input, Some(id)));
+            out.emit(Entry::tool_call(ts, name, input, Some(id)));
             if ty == "patch_apply_begin" {
                 if let Some(changes) = msg.get("changes") {
                     diff::change_map(changes, ts, out);
@@ -266,13 +266,13 @@ fn tool_event(
     }
     if call_first == Some(true) {
         // A stateful parser that never saw the begin event shows the call first.
-        out.push(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
+        out.emit(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
     }
     if first_sighting(&mut state, key("result", &id)) == Some(false) && rollout {
         return;
     }
     let (content, is_error, duration) = result_of(msg, ty);
-    out.push(tool_result(ts, &id, Some(&name), content, is_error, duration));
+    out.emit(tool_result(ts, &id, Some(&name), content, is_error, duration));
 }
 
 fn call_of(msg: &Value, ty: &str) -> (String, Value) {
@@ -418,7 +418,7 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
         }
         st.usage = Some(total);
     }
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }
 
 fn plan_text(msg: &Value) -> String {

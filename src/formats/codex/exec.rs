@@ -11,7 +11,7 @@
 
 use super::{diff, first_sighting, key, object, result_entry, tool_result, unknown, State, Usage};
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, content_text, nonempty_str, str_of, type_of};
+use crate::formats::common::{self, bool_of, content_text, nonempty_str, str_of, type_of, Emit};
 use serde_json::{json, Value};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -29,24 +29,24 @@ pub(super) fn parse(
     out: &mut Vec<Entry>,
 ) {
     match ty {
-        "thread.started" => out.push(Entry::init(
+        "thread.started" => out.emit(Entry::init(
             ts,
             nonempty_str(v, "model").unwrap_or("codex"),
             str_of(v, "thread_id").unwrap_or(""),
         )),
-        "turn.started" => out.push(Entry::system(ts, "turn started")),
+        "turn.started" => out.emit(Entry::system(ts, "turn started")),
         "turn.completed" => {
             let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
-            out.push(result_entry(ts, "", usage, false, Vec::new()));
+            out.emit(result_entry(ts, "", usage, false, Vec::new()));
         }
         "turn.failed" => {
             let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
             let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".to_owned());
-            out.push(result_entry(ts, "", usage, true, vec![msg]));
+            out.emit(result_entry(ts, "", usage, true, vec![msg]));
         }
         "error" => {
             let msg = error_message(v.get("message")).or_else(|| error_message(v.get("error")));
-            out.push(Entry::stderr(
+            out.emit(Entry::stderr(
                 ts,
                 msg.unwrap_or_else(|| "codex error (no message)".to_owned()),
             ));
@@ -59,7 +59,7 @@ pub(super) fn parse(
             };
             match v.get("item").filter(|i| i.is_object()) {
                 Some(item) => parse_item(item, ty, phase, ts, state, out),
-                None => out.push(unknown(ts, ty, v)),
+                None => out.emit(unknown(ts, ty, v)),
             }
         }
         "item.plan.delta" => {
@@ -69,11 +69,11 @@ pub(super) fn parse(
                 st.seen.insert(key("plan-delta", id));
             }
             if !delta.is_empty() {
-                out.push(with_item_id(Entry::assistant_delta(ts, delta), id));
+                out.emit(with_item_id(Entry::assistant_delta(ts, delta), id));
             }
         }
-        "request_user_input" => out.push(Entry::system(ts, questions_text(v))),
-        _ => out.push(unknown(ts, &format!("event: {}", common::event_name(v)), v)),
+        "request_user_input" => out.emit(Entry::system(ts, questions_text(v))),
+        _ => out.emit(unknown(ts, &format!("event: {}", common::event_name(v)), v)),
     }
 }
 
@@ -97,14 +97,14 @@ fn parse_item(
                 if let Entry::Assistant { channel, .. } = &mut e {
                     *channel = phase_channel(str_of(item, "phase"));
                 }
-                out.push(e);
+                out.emit(e);
             }
         }
         "plan" if phase == Phase::Completed => {
             let streamed = state.as_deref().is_some_and(|s| s.seen.contains(key("plan-delta", id)));
             let text = str_of(item, "text").unwrap_or("");
             if !streamed && !text.is_empty() {
-                out.push(with_item_id(Entry::assistant(ts, text), id));
+                out.emit(with_item_id(Entry::assistant(ts, text), id));
             }
         }
         "reasoning" if phase == Phase::Completed => {
@@ -114,25 +114,25 @@ fn parse_item(
                 if let Entry::Thinking { channel, .. } = &mut e {
                     *channel = Some("summary");
                 }
-                out.push(e);
+                out.emit(e);
             }
         }
         "agent_message" | "plan" | "reasoning" => {}
         "error" => {
             if phase == Phase::Completed {
                 let msg = error_message(item.get("message")).unwrap_or_else(|| "error".to_owned());
-                out.push(Entry::stderr(ts, msg));
+                out.emit(Entry::stderr(ts, msg));
             }
         }
         "todo_list" => {
             let text = todo_text(item.get("items"));
             if first_sighting(&mut state, key(&format!("todo:{id}"), &text)) != Some(false) {
-                out.push(Entry::system(ts, text));
+                out.emit(Entry::system(ts, text));
             }
         }
         "command_execution" | "file_change" | "mcp_tool_call" | "collab_tool_call"
         | "web_search" => tool_item(item, item_ty, phase, ts, state, out),
-        _ => out.push(unknown(
+        _ => out.emit(unknown(
             ts,
             &format!("{ty}: {}", if item_ty.is_empty() { "untyped item" } else { item_ty }),
             item,
@@ -160,18 +160,18 @@ fn tool_item(
     match phase {
         Phase::Started if !single_shot => {
             first_sighting(&mut state, key("call", &id));
-            out.push(Entry::tool_call(ts, name, input, Some(id)));
+            out.emit(Entry::tool_call(ts, name, input, Some(id)));
         }
         Phase::Started | Phase::Updated => {}
         Phase::Completed => {
             if single_shot || first_sighting(&mut state, key("call", &id)) == Some(true) {
-                out.push(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
+                out.emit(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
             }
             if item_ty == "file_change" {
                 file_change_diffs(item, ts, out);
             }
             let (content, is_error) = result_of(item, item_ty);
-            out.push(tool_result(ts, &id, Some(&name), content, is_error, None));
+            out.emit(tool_result(ts, &id, Some(&name), content, is_error, None));
         }
     }
 }
@@ -307,7 +307,7 @@ fn file_change_diffs(item: &Value, ts: &str, out: &mut Vec<Entry>) {
     let mut budget = diff::Budget::default();
     for c in item.get("changes").and_then(Value::as_array).into_iter().flatten() {
         let (path, kind) = change_of(c);
-        out.push(Entry::diff(ts, "file_header", format!("{path} ({kind})")));
+        out.emit(Entry::diff(ts, "file_header", format!("{path} ({kind})")));
         if let Some(d) = nonempty_str(c, "diff") {
             diff::unified(d, ts, &mut budget, out);
         }

@@ -10,7 +10,7 @@ use super::events::{self, dup_tag, thinking};
 use super::exec::{action_text, phase_channel, with_item_id};
 use super::{command_text, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
-use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of};
+use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of, Emit};
 use serde_json::{json, Value};
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
@@ -36,9 +36,9 @@ pub(super) fn parse(
             } else {
                 format!("context compacted; summary:\n{summary}")
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
-        _ => out.push(unknown(ts, ty, v)),
+        _ => out.emit(unknown(ts, ty, v)),
     }
 }
 
@@ -46,7 +46,7 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
     // The meta line may nest the fields under `meta` (with `git` beside it).
     let m = p.get("meta").filter(|m| m.is_object()).unwrap_or(p);
     let id = nonempty_str(m, "id").or_else(|| nonempty_str(m, "session_id")).unwrap_or("");
-    out.push(Entry::init(ts, nonempty_str(m, "model").unwrap_or("codex"), id));
+    out.emit(Entry::init(ts, nonempty_str(m, "model").unwrap_or("codex"), id));
     let mut parts = Vec::new();
     for (label, k) in [
         ("originator", "originator"),
@@ -63,7 +63,7 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
         parts.push(format!("git branch {branch}"));
     }
     if !parts.is_empty() {
-        out.push(Entry::system(ts, format!("codex session: {}", parts.join(" · "))));
+        out.emit(Entry::system(ts, format!("codex session: {}", parts.join(" · "))));
     }
 }
 
@@ -88,7 +88,7 @@ fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<En
     let k = key("turn-context", &text);
     if st.turn_context != Some(k) {
         st.turn_context = Some(k);
-        out.push(Entry::system(ts, text));
+        out.emit(Entry::system(ts, text));
     }
 }
 
@@ -114,7 +114,7 @@ pub(super) fn response_item(
                     if !text.trim().is_empty()
                         && first_sighting(&mut state, key(tag, text)) != Some(false)
                     {
-                        out.push(thinking(ts, text, raw, false));
+                        out.emit(thinking(ts, text, raw, false));
                     }
                 }
             }
@@ -127,7 +127,7 @@ pub(super) fn response_item(
                 }
             }
             let patches = diff::patches_in(&input);
-            out.push(Entry::tool_call(ts, name.clone(), input, id.clone()));
+            out.emit(Entry::tool_call(ts, name.clone(), input, id.clone()));
             let mut budget = diff::Budget::default();
             for patch in &patches {
                 diff::envelope(patch, ts, &mut budget, out);
@@ -137,7 +137,7 @@ pub(super) fn response_item(
             if let (Some(id), "web_search_call", Some("completed")) = (&id, ty, str_of(p, "status"))
             {
                 let action = p.get("action").map(action_text).unwrap_or_default();
-                out.push(tool_result(ts, id, Some(&name), action, false, None));
+                out.emit(tool_result(ts, id, Some(&name), action, false, None));
             }
         }
         "function_call_output" | "custom_tool_call_output" | "mcp_tool_call_output" => {
@@ -147,12 +147,12 @@ pub(super) fn response_item(
             }
             let (content, is_error, duration) =
                 output_of(p.get("output").or_else(|| p.get("result")));
-            out.push(tool_result(ts, &id, None, content, is_error, duration));
+            out.emit(tool_result(ts, &id, None, content, is_error, duration));
         }
         // Git snapshots the harness takes for /undo: not conversation content.
         "ghost_snapshot" => {}
-        "compaction" | "compaction_summary" => out.push(Entry::system(ts, "context compacted")),
-        _ => out.push(unknown(
+        "compaction" | "compaction_summary" => out.emit(Entry::system(ts, "context compacted")),
+        _ => out.emit(unknown(
             ts,
             &format!("response_item: {}", if ty.is_empty() { "untyped" } else { ty }),
             p,
@@ -281,7 +281,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
             if let Entry::Assistant { channel, .. } = &mut e {
                 *channel = phase_channel(str_of(p, "phase"));
             }
-            out.push(e);
+            out.emit(e);
         }
         "user" => {
             let mut texts = Vec::new();
@@ -292,7 +292,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                     _ => {
                         let t = block_text(b);
                         match injected_context(&t) {
-                            Some(summary) => out.push(Entry::system(ts, summary)),
+                            Some(summary) => out.emit(Entry::system(ts, summary)),
                             None if !t.trim().is_empty() => texts.push(t),
                             None => {}
                         }
@@ -311,7 +311,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
             } else {
                 text
             };
-            out.push(Entry::user(ts, shown));
+            out.emit(Entry::user(ts, shown));
         }
         _ => {
             // developer / system instructions the harness sends with every session.
@@ -321,7 +321,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                     continue;
                 }
                 let summary = injected_context(&t).unwrap_or_else(|| context_summary(role, &t));
-                out.push(Entry::system(ts, format!("{role}: {summary}")));
+                out.emit(Entry::system(ts, format!("{role}: {summary}")));
             }
         }
     }
@@ -397,7 +397,7 @@ pub(super) fn old_header(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     if v.get("record_type").is_some() {
         return; // `{"record_type":"state"}` markers carry nothing to show
     }
-    out.push(Entry::init(ts, "codex", str_of(v, "id").unwrap_or("")));
+    out.emit(Entry::init(ts, "codex", str_of(v, "id").unwrap_or("")));
 }
 
 /// A Responses-API item on its own line (pre-0.3x rollouts).
