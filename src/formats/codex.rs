@@ -24,9 +24,9 @@ mod rollout;
 #[cfg(test)]
 mod tests;
 
-use super::common::{self, str_of, type_of, Confidence, Emit};
+use super::common::{self, object, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::VecDeque;
 
 /// Keys remembered by the stateful parser (tool ids shown, texts shown, deltas seen).
@@ -303,17 +303,6 @@ fn shell_quote(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
-}
-
-/// A JSON object from key/value pairs, skipping `None` values.
-fn object(pairs: &[(&str, Option<Value>)]) -> Value {
-    let mut m = Map::new();
-    for (k, v) in pairs {
-        if let Some(v) = v {
-            m.insert((*k).to_owned(), v.clone());
-        }
-    }
-    Value::Object(m)
 }
 
 /// A result entry (the turn or task ended).

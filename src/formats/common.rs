@@ -115,6 +115,19 @@ fn block_text(block: &Value) -> String {
     }
 }
 
+/// A JSON object from `(key, value)` pairs in this order, leaving out the `None` values.
+/// Used instead of `json!` with interpolated values, which goes through
+/// `to_value(..).unwrap()` and links a second copy of serde's `Value` serializer.
+pub fn object<const N: usize>(pairs: [(&str, Option<Value>); N]) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in pairs {
+        if let Some(v) = v {
+            m.insert(k.to_owned(), v);
+        }
+    }
+    Value::Object(m)
+}
+
 /// Compact JSON text of a value (used for tool inputs shown as text, never for whole lines).
 pub fn compact_json(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()

@@ -176,7 +176,11 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         };
         match serde_json::from_str::<Value>(data.trim()) {
             Ok(d @ Value::Object(_)) => {
-                let payload = serde_json::json!({ "runId": run, "stream": stream, "data": d });
+                let payload = common::object([
+                    ("runId", Some(run.into())),
+                    ("stream", Some(stream.into())),
+                    ("data", Some(d)),
+                ]);
                 agent(&payload, Source::AdapterLog, ts, None, out);
             }
             _ => out.emit(Entry::system(

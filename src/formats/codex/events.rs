@@ -278,7 +278,7 @@ fn tool_event(
 fn call_of(msg: &Value, ty: &str) -> (String, Value) {
     match ty {
         "exec_command_begin" | "exec_command_end" => {
-            let input = object(&[
+            let input = object([
                 ("command", Some(Value::String(command_text(msg.get("command"))))),
                 ("cwd", msg.get("cwd").filter(|c| c.is_string()).cloned()),
             ]);
@@ -286,8 +286,8 @@ fn call_of(msg: &Value, ty: &str) -> (String, Value) {
         }
         "patch_apply_begin" | "patch_apply_end" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
-            let input = object(&[
-                ("files", (!files.is_empty()).then(|| json!(files))),
+            let input = object([
+                ("files", (!files.is_empty()).then(|| Value::from(files))),
                 ("auto_approved", msg.get("auto_approved").cloned()),
             ]);
             ("apply_patch".to_owned(), input)
@@ -302,9 +302,9 @@ fn call_of(msg: &Value, ty: &str) -> (String, Value) {
             (name, args)
         }
         "view_image_tool_call" => {
-            ("view_image".to_owned(), object(&[("path", msg.get("path").cloned())]))
+            ("view_image".to_owned(), object([("path", msg.get("path").cloned())]))
         }
-        _ => ("web_search".to_owned(), object(&[("query", msg.get("query").cloned())])),
+        _ => ("web_search".to_owned(), object([("query", msg.get("query").cloned())])),
     }
 }
 

@@ -181,13 +181,15 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
     match item_ty {
         "command_execution" => (
             "command_execution".to_owned(),
-            json!({ "command": str_of(item, "command").unwrap_or("") }),
+            object([("command", Some(str_of(item, "command").unwrap_or("").into()))]),
         ),
         "file_change" => {
             let changes: Vec<Value> = changes_of(item)
-                .map(|(path, kind)| json!({ "path": path, "kind": kind }))
+                .map(|(path, kind)| {
+                    object([("path", Some(path.into())), ("kind", Some(kind.into()))])
+                })
                 .collect();
-            ("file_change".to_owned(), json!({ "changes": changes }))
+            ("file_change".to_owned(), object([("changes", Some(Value::Array(changes)))]))
         }
         "mcp_tool_call" => {
             let server = str_of(item, "server").unwrap_or("");
@@ -200,7 +202,7 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
             (name, args)
         }
         "collab_tool_call" => {
-            let input = object(&[
+            let input = object([
                 ("prompt", item.get("prompt").filter(|p| !p.is_null()).cloned()),
                 ("receiver_thread_ids", item.get("receiver_thread_ids").cloned()),
             ]);
@@ -211,9 +213,9 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
                 .map(str::to_owned)
                 .or_else(|| item.get("action").map(action_text))
                 .unwrap_or_default();
-            ("web_search".to_owned(), json!({ "query": query }))
+            ("web_search".to_owned(), object([("query", Some(query.into()))]))
         }
-        _ => (item_ty.to_owned(), object(&[("path", item.get("path").cloned())])),
+        _ => (item_ty.to_owned(), object([("path", item.get("path").cloned())])),
     }
 }
 

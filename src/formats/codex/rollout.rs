@@ -181,7 +181,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
         }
         "local_shell_call" => {
             let action = p.get("action").unwrap_or(&Value::Null);
-            let input = object(&[
+            let input = object([
                 ("command", Some(Value::String(command_text(action.get("command"))))),
                 ("workdir", action.get("working_directory").filter(|w| w.is_string()).cloned()),
             ]);
@@ -190,7 +190,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
         _ => {
             let action = p.get("action").unwrap_or(&Value::Null);
             let input = match nonempty_str(action, "query") {
-                Some(q) => json!({ "query": q }),
+                Some(q) => object([("query", Some(q.into()))]),
                 None => action.clone(),
             };
             ("web_search".to_owned(), input, call_id)

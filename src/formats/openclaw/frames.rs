@@ -11,7 +11,7 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
         .map(|i| {
             i.as_str()
                 .map(str::to_owned)
-                .unwrap_or_else(|| i.to_string())
+                .unwrap_or_else(|| common::compact_json(i))
         })
         .unwrap_or_default();
     if v.get("ok").and_then(Value::as_bool) != Some(true) {
@@ -27,7 +27,7 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
     if type_of(payload) == "hello-ok" {
         let proto = payload
             .get("protocol")
-            .map(Value::to_string)
+            .map(common::compact_json)
             .unwrap_or_else(|| "?".into());
         let version = path(payload, &["server", "version"])
             .and_then(Value::as_str)

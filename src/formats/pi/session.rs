@@ -213,7 +213,7 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     out.emit(Entry::tool_call(
         ts,
         "bash",
-        serde_json::json!({ "command": command }),
+        common::object([("command", Some(command.into()))]),
         Some(id.clone()),
     ));
     let mut content = str_of(m, "output").unwrap_or("").to_owned();
