@@ -301,13 +301,13 @@ fn push_zeros(out: &mut String, n: i64) {
     }
 }
 
-/// `x` exactly as Rust's `{:.N}` prints an `f64` (`decimals` = N, at most 6): the exact
+/// `x` exactly as Rust's `{:.N}` prints an `f64` (`decimals` = N, at most 2): the exact
 /// binary value rounded half to even, by integer arithmetic on its mantissa and exponent.
 pub fn fixed(x: f64, decimals: u32) -> String {
     if !x.is_finite() {
         return non_finite(x).to_owned();
     }
-    let decimals = decimals.min(6);
+    let scale = 10u64.pow(decimals.min(2));
     let bits = x.to_bits();
     let raw_exp = ((bits >> 52) & 0x7ff) as i32;
     let frac = bits & ((1u64 << 52) - 1);
@@ -316,38 +316,34 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     if x.is_sign_negative() {
         out.push('-');
     }
-    if e >= 0 {
+    let (int, fraction) = if e >= 0 {
         // An integer (at least 2^52): its exact digits, then zeros after the point.
-        out.push_str(&doubled(m, e as u32));
-        if decimals > 0 {
-            out.push('.');
-            push_zeros(&mut out, i64::from(decimals));
-        }
-        return out;
-    }
-    // round_half_even(m * 10^decimals / 2^-e); m * 10^6 < 2^73 fits in u128.
-    let q = u128::from(m) * 10u128.pow(decimals);
-    let sh = e.unsigned_abs();
-    let n = if sh >= 128 {
-        0
+        (doubled(m, e as u32), 0)
     } else {
-        let whole = q >> sh;
-        let rem = q & ((1u128 << sh) - 1);
-        let half = 1u128 << (sh - 1);
-        if rem > half || (rem == half && whole & 1 == 1) {
-            whole + 1
+        // round_half_even(m * scale / 2^-e); m * 100 < 2^60, so u64 holds it.
+        let q = m * scale;
+        let sh = e.unsigned_abs();
+        let n = if sh >= 64 {
+            0
         } else {
-            whole
-        }
+            let whole = q >> sh;
+            let rem = q & ((1u64 << sh) - 1);
+            let half = 1u64 << (sh - 1);
+            if rem > half || (rem == half && whole & 1 == 1) {
+                whole + 1
+            } else {
+                whole
+            }
+        };
+        ((n / scale).to_string(), n % scale)
     };
-    // e < 0 means |x| < 2^52, so the integer part n / scale fits in a u64.
-    let scale = 10u128.pow(decimals);
-    out.push_str(&((n / scale) as u64).to_string());
-    if decimals > 0 {
+    out.push_str(&int);
+    if scale > 1 {
         out.push('.');
-        let f = ((n % scale) as u64).to_string();
-        push_zeros(&mut out, i64::from(decimals) - f.len() as i64);
-        out.push_str(&f);
+        if scale == 100 && fraction < 10 {
+            out.push('0');
+        }
+        out.push_str(&fraction.to_string());
     }
     out
 }
@@ -416,7 +412,6 @@ mod tests {
             assert_eq!(fixed(x, 0), format!("{x:.0}"), "{x:e}");
             assert_eq!(fixed(x, 1), format!("{x:.1}"), "{x:e}");
             assert_eq!(fixed(x, 2), format!("{x:.2}"), "{x:e}");
-            assert_eq!(fixed(x, 6), format!("{x:.6}"), "{x:e}");
         }
     }
 }
