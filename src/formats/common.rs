@@ -4,6 +4,7 @@
 
 use crate::entry::Entry;
 use serde_json::Value;
+use std::collections::VecDeque;
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
 /// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
@@ -62,6 +63,37 @@ pub fn path<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a Value> {
         cur = cur.get(*k)?;
     }
     Some(cur)
+}
+
+/// Ids a stateful parser has seen, each with a flag, bounded: past `cap` ids the oldest is
+/// forgotten. Kept in serde_json's map (in the wasm anyway, for JSON objects) rather than a
+/// `HashSet`, whose hash-table code would be another few KB of wasm.
+#[derive(Debug, Default)]
+pub struct SeenIds {
+    flags: serde_json::Map<String, Value>,
+    order: VecDeque<String>,
+}
+
+impl SeenIds {
+    /// `None` for an id never marked (or forgotten), else its flag.
+    pub fn get(&self, id: &str) -> Option<bool> {
+        self.flags.get(id).map(|f| f == &Value::Bool(true))
+    }
+
+    /// Marks `id` with `flag` (a new id goes last in the eviction order).
+    pub fn mark(&mut self, id: &str, flag: bool, cap: usize) {
+        if let Some(f) = self.flags.get_mut(id) {
+            *f = Value::Bool(flag);
+            return;
+        }
+        self.flags.insert(id.to_owned(), Value::Bool(flag));
+        self.order.push_back(id.to_owned());
+        if self.order.len() > cap {
+            if let Some(old) = self.order.pop_front() {
+                self.flags.remove(&old);
+            }
+        }
+    }
 }
 
 /// Readable text of a content value: a string as is; an array of blocks joined by

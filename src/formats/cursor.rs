@@ -34,7 +34,6 @@ mod tools;
 use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
 use tools::{tool_input, tool_name, tool_output};
 
 /// Call ids remembered by the stateful parser.
@@ -49,8 +48,7 @@ pub struct State {
     /// Assistant chunks since init/result (a final message may repeat all of them).
     streamed_all: String,
     overflow: bool,
-    called: HashSet<String>,
-    order: VecDeque<String>,
+    called: common::SeenIds,
 }
 
 impl State {
@@ -91,15 +89,10 @@ impl State {
 
     /// Records a shown call; false if it was shown before.
     fn remember(&mut self, id: &str) -> bool {
-        if !self.called.insert(id.to_owned()) {
+        if self.called.get(id).is_some() {
             return false;
         }
-        self.order.push_back(id.to_owned());
-        if self.order.len() > MAX_IDS {
-            if let Some(old) = self.order.pop_front() {
-                self.called.remove(&old);
-            }
-        }
+        self.called.mark(id, false, MAX_IDS);
         true
     }
 }

@@ -27,7 +27,6 @@
 use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
 
 /// Tool call ids remembered by the stateful parser.
 const MAX_IDS: usize = 2048;
@@ -47,23 +46,8 @@ const EVENTS: [&str; 7] = [
 /// Call ids already shown as `tool_call` (and those already finished), bounded.
 #[derive(Debug, Default)]
 pub struct State {
-    called: HashSet<String>,
-    finished: HashSet<String>,
-    order: VecDeque<String>,
-}
-
-impl State {
-    fn remember(&mut self, id: &str) {
-        if self.called.insert(id.to_owned()) {
-            self.order.push_back(id.to_owned());
-            if self.order.len() > MAX_IDS {
-                if let Some(old) = self.order.pop_front() {
-                    self.called.remove(&old);
-                    self.finished.remove(&old);
-                }
-            }
-        }
-    }
+    /// Shown call ids; the flag says the result was shown too.
+    called: common::SeenIds,
 }
 
 pub fn detect(v: &Value) -> Confidence {
@@ -124,13 +108,10 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let (show_call, show_result) = match state {
         None => (true, done),
         Some(s) => {
-            let seen = s.called.contains(&id);
-            let finished = s.finished.contains(&id);
-            s.remember(&id);
-            if done {
-                s.finished.insert(id.clone());
-            }
-            (!seen, done && !finished)
+            let seen = s.called.get(&id);
+            let finished = seen == Some(true);
+            s.called.mark(&id, finished || done, MAX_IDS);
+            (seen.is_none(), done && !finished)
         }
     };
     if show_call {
