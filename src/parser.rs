@@ -14,7 +14,7 @@
 use crate::entry::Entry;
 use crate::formats::common::Emit;
 use crate::formats::{self, common, Confidence, Format, States};
-use std::collections::{HashMap, VecDeque};
+use serde_json::Value;
 
 /// Lines longer than this are not parsed: they become a truncated `stdout` entry with a
 /// notice, so one runaway line cannot hold megabytes of wasm memory forever.
@@ -151,18 +151,11 @@ pub fn parse_log_with(text: &str, ts_of: impl Fn(usize) -> String, merge: bool) 
     }
 }
 
-/// What a tool call left behind for its result: the name and when it was called.
-#[derive(Debug)]
-struct PendingCall {
-    name: String,
-    called_ms: Option<i64>,
-}
-
 /// Remembers tool calls by id, bounded: the oldest is evicted past `MAX_PENDING_CALLS`.
+/// What a call leaves for its result is `[name, called at (ms) or null]`.
 #[derive(Debug, Default)]
 struct ToolPairing {
-    calls: HashMap<String, PendingCall>,
-    order: VecDeque<String>,
+    calls: common::SeenIds,
 }
 
 impl ToolPairing {
@@ -179,24 +172,18 @@ impl ToolPairing {
         for e in entries.iter_mut() {
             match e {
                 Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
-                    if !self.calls.contains_key(id.as_str()) {
-                        self.order.push_back(id.clone());
-                        if self.order.len() > MAX_PENDING_CALLS {
-                            if let Some(old) = self.order.pop_front() {
-                                self.calls.remove(&old);
-                            }
-                        }
-                    }
-                    let call = PendingCall { name: name.clone(), called_ms: parse_ts_ms(ts) };
-                    self.calls.insert(id.clone(), call);
+                    let at = parse_ts_ms(ts).map_or(Value::Null, Value::from);
+                    let call = Value::Array(vec![Value::String(name.clone()), at]);
+                    self.calls.set(id, call, MAX_PENDING_CALLS);
                 }
                 Entry::ToolResult { ts, tool_use_id, tool_name, duration_ms, delta, .. } => {
-                    let Some(call) = self.calls.get(tool_use_id.as_str()) else { continue };
+                    let Some(call) = self.calls.get(tool_use_id) else { continue };
                     if tool_name.is_none() {
-                        *tool_name = Some(call.name.clone());
+                        *tool_name = call.get(0).and_then(Value::as_str).map(str::to_owned);
                     }
                     if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
-                        if let (Some(start), Some(end)) = (call.called_ms, parse_ts_ms(ts)) {
+                        let called_ms = call.get(1).and_then(Value::as_i64);
+                        if let (Some(start), Some(end)) = (called_ms, parse_ts_ms(ts)) {
                             if end >= start {
                                 *duration_ms = Some((end - start) as u64);
                             }
@@ -204,9 +191,7 @@ impl ToolPairing {
                     }
                     // A streamed partial result keeps the call for the final one.
                     if *delta != Some(true) {
-                        let id = tool_use_id.clone();
-                        self.calls.remove(&id);
-                        self.order.retain(|o| o != &id);
+                        self.calls.remove(tool_use_id);
                     }
                 }
                 _ => {}

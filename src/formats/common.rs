@@ -65,33 +65,41 @@ pub fn path<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a Value> {
     Some(cur)
 }
 
-/// Ids a stateful parser has seen, each with a flag, bounded: past `cap` ids the oldest is
-/// forgotten. Kept in serde_json's map (in the wasm anyway, for JSON objects) rather than a
-/// `HashSet`, whose hash-table code would be another few KB of wasm.
+/// Ids a stateful parser remembers, each with a small JSON value, bounded: past `cap` ids
+/// the oldest is forgotten. Kept in serde_json's map (in the wasm anyway, for JSON objects)
+/// rather than a `HashMap`/`HashSet`, whose hash-table code would be a few KB more of wasm
+/// for each key/value type.
 #[derive(Debug, Default)]
 pub struct SeenIds {
-    flags: serde_json::Map<String, Value>,
+    values: serde_json::Map<String, Value>,
     order: VecDeque<String>,
 }
 
 impl SeenIds {
-    /// `None` for an id never marked (or forgotten), else its flag.
-    pub fn get(&self, id: &str) -> Option<bool> {
-        self.flags.get(id).map(|f| f == &Value::Bool(true))
+    /// The value of an id, `None` if it was never set (or was forgotten or removed).
+    pub fn get(&self, id: &str) -> Option<&Value> {
+        self.values.get(id)
     }
 
-    /// Marks `id` with `flag` (a new id goes last in the eviction order).
-    pub fn mark(&mut self, id: &str, flag: bool, cap: usize) {
-        if let Some(f) = self.flags.get_mut(id) {
-            *f = Value::Bool(flag);
+    /// Sets the value of `id`; a new id goes last in the eviction order.
+    pub fn set(&mut self, id: &str, value: Value, cap: usize) {
+        if let Some(v) = self.values.get_mut(id) {
+            *v = value;
             return;
         }
-        self.flags.insert(id.to_owned(), Value::Bool(flag));
+        self.values.insert(id.to_owned(), value);
         self.order.push_back(id.to_owned());
         if self.order.len() > cap {
             if let Some(old) = self.order.pop_front() {
-                self.flags.remove(&old);
+                self.values.remove(&old);
             }
+        }
+    }
+
+    /// Forgets `id`.
+    pub fn remove(&mut self, id: &str) {
+        if self.values.remove(id).is_some() {
+            self.order.retain(|o| o != id);
         }
     }
 }

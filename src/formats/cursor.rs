@@ -92,7 +92,7 @@ impl State {
         if self.called.get(id).is_some() {
             return false;
         }
-        self.called.mark(id, false, MAX_IDS);
+        self.called.set(id, Value::Null, MAX_IDS);
         true
     }
 }

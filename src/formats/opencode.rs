@@ -46,7 +46,7 @@ const EVENTS: [&str; 7] = [
 /// Call ids already shown as `tool_call` (and those already finished), bounded.
 #[derive(Debug, Default)]
 pub struct State {
-    /// Shown call ids; the flag says the result was shown too.
+    /// Shown call ids, `true` once the result was shown too.
     called: common::SeenIds,
 }
 
@@ -108,10 +108,10 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let (show_call, show_result) = match state {
         None => (true, done),
         Some(s) => {
-            let seen = s.called.get(&id);
-            let finished = seen == Some(true);
-            s.called.mark(&id, finished || done, MAX_IDS);
-            (seen.is_none(), done && !finished)
+            let seen = s.called.get(&id).is_some();
+            let finished = s.called.get(&id) == Some(&Value::Bool(true));
+            s.called.set(&id, Value::Bool(finished || done), MAX_IDS);
+            (!seen, done && !finished)
         }
     };
     if show_call {
