@@ -28,6 +28,7 @@ use super::common::{self, object, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::VecDeque;
+use std::fmt::Write;
 
 /// Keys remembered by the stateful parser (tool ids shown, texts shown, deltas seen).
 const MAX_REMEMBERED: usize = 1024;
@@ -123,11 +124,11 @@ impl Usage {
         let n = common::num_text;
         let mut s = format!("{} in", n(self.input));
         if self.cached > 0.0 {
-            s.push_str(&format!(" ({} cached)", n(self.cached)));
+            let _ = write!(s, " ({} cached)", n(self.cached));
         }
-        s.push_str(&format!(" · {} out", n(self.output)));
+        let _ = write!(s, " · {} out", n(self.output));
         if self.reasoning > 0.0 {
-            s.push_str(&format!(" ({} reasoning)", n(self.reasoning)));
+            let _ = write!(s, " ({} reasoning)", n(self.reasoning));
         }
         s
     }
@@ -350,7 +351,7 @@ fn unknown(ts: &str, label: &str, v: &Value) -> Entry {
     let mut text = format!("codex {label}");
     let details = common::short_fields(v, 3);
     if !details.is_empty() {
-        text.push_str(&format!(" ({details})"));
+        let _ = write!(text, " ({details})");
     }
     Entry::system(ts, text)
 }

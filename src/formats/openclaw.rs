@@ -38,6 +38,7 @@ mod frames;
 use super::common::{self, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Runs whose streamed reply text is remembered (oldest evicted).
 const MAX_RUNS: usize = 32;
@@ -279,7 +280,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
                 if data.get("aborted").and_then(Value::as_bool) == Some(true) {
                     text.push_str(" (aborted)");
                 } else if let Some(r) = str_of(data, "stopReason") {
-                    text.push_str(&format!(" ({r})"));
+                    let _ = write!(text, " ({r})");
                 }
                 out.emit(Entry::system(ts, text));
             }

@@ -30,6 +30,7 @@ mod session;
 use super::common::{self, path, str_of, type_of, Confidence, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Content blocks of one message tracked for de-duplication.
 const MAX_BLOCKS: usize = 64;
@@ -306,16 +307,16 @@ fn turn_end(v: &Value, ts: &str) -> Entry {
         .map_or(0, Vec::len);
     let mut text = String::from("turn finished");
     match (reason, results) {
-        (Some(r), 0) => text.push_str(&format!(" ({r})")),
-        (Some(r), n) => text.push_str(&format!(
-            " ({r}, {n} tool result{})",
-            if n == 1 { "" } else { "s" }
-        )),
+        (Some(r), 0) => _ = write!(text, " ({r})"),
+        (Some(r), n) => {
+            _ = write!(
+                text,
+                " ({r}, {n} tool result{})",
+                if n == 1 { "" } else { "s" }
+            )
+        }
         (None, 0) => {}
-        (None, n) => text.push_str(&format!(
-            " ({n} tool result{})",
-            if n == 1 { "" } else { "s" }
-        )),
+        (None, n) => _ = write!(text, " ({n} tool result{})", if n == 1 { "" } else { "s" }),
     }
     Entry::system(ts, text)
 }
@@ -329,7 +330,7 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
     }
     let mut text = String::from("context compacted");
     if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {
-        text.push_str(&format!(" ({} tokens before)", common::num_text(n)));
+        let _ = write!(text, " ({} tokens before)", common::num_text(n));
     }
     if v.get("willRetry").and_then(Value::as_bool).unwrap_or(false) {
         text.push_str("; retrying the request");

@@ -8,6 +8,7 @@ use super::super::common::{self, clip, num_of, path, str_of, type_of, Emit};
 use super::text::{duration, first_line, plural, utc};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Session-file line types that are pure bookkeeping (no message), all Claude's own.
 pub(super) fn is_session_bookkeeping(t: &str) -> bool {
@@ -74,7 +75,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
             let req = v.get("request").unwrap_or(&Value::Null);
             let mut t = format!("control request: {}", str_of(req, "subtype").unwrap_or("?"));
             if let Some(tool) = str_of(req, "tool_name") {
-                t.push_str(&format!(" ({tool})"));
+                let _ = write!(t, " ({tool})");
             }
             t
         }

@@ -7,6 +7,7 @@ use super::super::common::{self, clip, num_of, num_text, str_of, Emit};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// `system` subtypes only Claude Code (or Qwen Code) prints.
 pub(super) fn is_claude_subtype(s: &str) -> bool {
@@ -72,19 +73,20 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 t.push_str(e);
             }
             if let Some(s) = v.get("error_status").and_then(Value::as_f64) {
-                t.push_str(&format!(" (HTTP {})", num_text(s)));
+                let _ = write!(t, " (HTTP {})", num_text(s));
             }
             t
         }
         "api_error" => {
             let mut t = "API error".to_owned();
             if v.get("retryAttempt").is_some() {
-                t.push_str(&format!(
+                let _ = write!(
+                    t,
                     " (retry {}/{} in {})",
                     num_text(num_of(v, "retryAttempt")),
                     num_text(num_of(v, "maxRetries")),
                     duration(num_of(v, "retryInMs"))
-                ));
+                );
             }
             let msg = v.get("error").map(nested_message).unwrap_or_default();
             if !msg.is_empty() {
@@ -98,8 +100,8 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             let mut t = format!("task started: {}", str_of(v, "description").unwrap_or("?"));
             let kind = str_of(v, "subagent_type").or_else(|| str_of(v, "task_type"));
             match (kind, common::bool_of(v, "is_backgrounded")) {
-                (Some(k), true) => t.push_str(&format!(" ({k}, background)")),
-                (Some(k), false) => t.push_str(&format!(" ({k})")),
+                (Some(k), true) => _ = write!(t, " ({k}, background)"),
+                (Some(k), false) => _ = write!(t, " ({k})"),
                 (None, true) => t.push_str(" (background)"),
                 (None, false) => {}
             }
@@ -111,13 +113,14 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 .unwrap_or("?");
             let mut t = format!("task progress: {}", clip(what, 200));
             if let Some(u) = v.get("usage") {
-                t.push_str(&format!(
+                let _ = write!(
+                    t,
                     " ({}, {} tokens",
                     plural(num_of(u, "tool_uses"), "tool use"),
                     num_text(num_of(u, "total_tokens"))
-                ));
+                );
                 if let Some(last) = str_of(v, "last_tool_name") {
-                    t.push_str(&format!(", last: {last}"));
+                    let _ = write!(t, ", last: {last}");
                 }
                 t.push(')');
             }
@@ -131,7 +134,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 t = format!("task {id}: {s}");
             }
             if let Some(e) = str_of(patch, "error") {
-                t.push_str(&format!(" ({})", clip(e, 200)));
+                let _ = write!(t, " ({})", clip(e, 200));
             }
             t
         }
@@ -184,12 +187,12 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 .unwrap_or(&[]);
             if !errors.is_empty() {
                 let first = errors.first().map(common::content_text).unwrap_or_default();
-                t.push_str(&format!(", {} failed: {}", errors.len(), clip(&first, 200)));
+                let _ = write!(t, ", {} failed: {}", errors.len(), clip(&first, 200));
             }
             if common::bool_of(v, "preventedContinuation") {
                 t.push_str(", stopped the turn");
                 if let Some(r) = common::nonempty_str(v, "stopReason") {
-                    t.push_str(&format!(": {}", clip(r, 200)));
+                    let _ = write!(t, ": {}", clip(r, 200));
                 }
             }
             t
@@ -264,7 +267,7 @@ fn hook(sub: &str, v: &Value) -> String {
             let mut t = format!("hook {name} {outcome}");
             let code = num_of(v, "exit_code");
             if code != 0.0 {
-                t.push_str(&format!(" (exit code {})", num_text(code)));
+                let _ = write!(t, " (exit code {})", num_text(code));
             }
             let detail = [
                 str_of(v, "stderr"),
@@ -276,7 +279,7 @@ fn hook(sub: &str, v: &Value) -> String {
             .map(str::trim)
             .find(|s| !s.is_empty());
             if let Some(d) = detail {
-                t.push_str(&format!(": {}", clip(d, 200)));
+                let _ = write!(t, ": {}", clip(d, 200));
             }
             t
         }

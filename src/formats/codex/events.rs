@@ -18,6 +18,7 @@ use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit,
 };
 use serde_json::{json, Value};
+use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Source {
@@ -226,7 +227,7 @@ fn user_text(msg: &Value) -> String {
     let images = msg.get("images").and_then(Value::as_array).map_or(0, Vec::len)
         + msg.get("local_images").and_then(Value::as_array).map_or(0, Vec::len);
     if images > 0 {
-        text.push_str(&format!("\n[{images} image(s)]"));
+        let _ = write!(text, "\n[{images} image(s)]");
     }
     text
 }
@@ -331,7 +332,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
                 if !text.is_empty() {
                     text.push('\n');
                 }
-                text.push_str(&format!("exit code {code}"));
+                let _ = write!(text, "exit code {code}");
             } else if text.is_empty() {
                 text.push_str("(no output)");
             }
@@ -424,7 +425,7 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
 fn plan_text(msg: &Value) -> String {
     let mut text = "plan:".to_owned();
     if let Some(e) = nonempty_str(msg, "explanation") {
-        text.push_str(&format!(" {e}"));
+        let _ = write!(text, " {e}");
     }
     for step in path(msg, &["plan"]).and_then(Value::as_array).into_iter().flatten() {
         let mark = match str_of(step, "status") {
@@ -432,7 +433,7 @@ fn plan_text(msg: &Value) -> String {
             Some("in_progress") => "[~]",
             _ => "[ ]",
         };
-        text.push_str(&format!("\n{mark} {}", str_of(step, "step").unwrap_or("")));
+        let _ = write!(text, "\n{mark} {}", str_of(step, "step").unwrap_or(""));
     }
     text
 }

@@ -13,6 +13,7 @@ use super::{diff, first_sighting, key, object, result_entry, tool_result, unknow
 use crate::entry::Entry;
 use crate::formats::common::{self, bool_of, content_text, nonempty_str, str_of, type_of, Emit};
 use serde_json::{json, Value};
+use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Phase {
@@ -335,7 +336,7 @@ fn todo_text(items: Option<&Value>) -> String {
     let mut text = "todo list:".to_owned();
     for it in items.and_then(Value::as_array).into_iter().flatten() {
         let mark = if bool_of(it, "completed") { "[x]" } else { "[ ]" };
-        text.push_str(&format!("\n{mark} {}", str_of(it, "text").unwrap_or("")));
+        let _ = write!(text, "\n{mark} {}", str_of(it, "text").unwrap_or(""));
     }
     text
 }
@@ -344,7 +345,7 @@ fn questions_text(v: &Value) -> String {
     let mut text = "codex asks:".to_owned();
     for q in v.get("questions").and_then(Value::as_array).into_iter().flatten() {
         let header = nonempty_str(q, "header").map(|h| format!("{h}: ")).unwrap_or_default();
-        text.push_str(&format!("\n{header}{}", str_of(q, "question").unwrap_or("")));
+        let _ = write!(text, "\n{header}{}", str_of(q, "question").unwrap_or(""));
         let options: Vec<&str> = q
             .get("options")
             .and_then(Value::as_array)
@@ -353,7 +354,7 @@ fn questions_text(v: &Value) -> String {
             .filter_map(|o| str_of(o, "label").or_else(|| o.as_str()))
             .collect();
         if !options.is_empty() {
-            text.push_str(&format!(" [{}]", options.join(" / ")));
+            let _ = write!(text, " [{}]", options.join(" / "));
         }
     }
     text

@@ -12,6 +12,7 @@ use super::{command_text, diff, first_sighting, key, object, tool_result, unknow
 use crate::entry::Entry;
 use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of, Emit};
 use serde_json::{json, Value};
+use std::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
 const MAX_CONTEXT_CHARS: usize = 500;
@@ -226,7 +227,7 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
                 if !text.is_empty() {
                     text.push('\n');
                 }
-                text.push_str(&format!("exit code {c}"));
+                let _ = write!(text, "exit code {c}");
             }
             let failed = code.is_some_and(|c| c != 0)
                 || v.get("success").and_then(Value::as_bool) == Some(false);

@@ -15,6 +15,7 @@
 use super::super::common::{self, num_of, str_of, type_of, Emit};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Longest compaction/branch summary shown in a system line.
 const SUMMARY_CHARS: usize = 600;
@@ -52,7 +53,7 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "compaction" => {
             let mut text = String::from("context compacted");
             if let Some(n) = v.get("tokensBefore").and_then(Value::as_f64) {
-                text.push_str(&format!(" ({} tokens before)", common::num_text(n)));
+                let _ = write!(text, " ({} tokens before)", common::num_text(n));
             }
             if let Some(s) = str_of(v, "summary").filter(|s| !s.trim().is_empty()) {
                 text.push_str(": ");
@@ -220,7 +221,7 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     let code = m.get("exitCode").and_then(Value::as_i64);
     let cancelled = m.get("cancelled").and_then(Value::as_bool).unwrap_or(false);
     if let Some(c) = code.filter(|c| *c != 0) {
-        content.push_str(&format!("\nexit code {c}"));
+        let _ = write!(content, "\nexit code {c}");
     }
     if cancelled {
         content.push_str("\n(cancelled)");
