@@ -134,13 +134,17 @@ fn delta_text_mut(e: &mut Entry) -> Option<&mut String> {
 /// `i`'s timestamp; `merge` applies [`merge_deltas`]. One call for viewers that load whole
 /// logs (one boundary crossing in wasm).
 pub fn parse_log_with(text: &str, ts_of: impl Fn(usize) -> String, merge: bool) -> Vec<Entry> {
+    parse_log_dyn(text, &ts_of, merge)
+}
+
+/// [`parse_log_with`] behind a `dyn Fn`: one copy in the wasm, not one per caller's closure.
+fn parse_log_dyn(text: &str, ts_of: &dyn Fn(usize) -> String, merge: bool) -> Vec<Entry> {
     let mut parser = StdoutParser::new();
     let mut out = Vec::new();
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    if lines.last() == Some(&"") {
-        lines.pop();
-    }
-    for (i, line) in lines.into_iter().enumerate() {
+    // The lines of `text`; a final newline ends the last line rather than starting one.
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let lines = (!text.is_empty()).then(|| body.split('\n'));
+    for (i, line) in lines.into_iter().flatten().enumerate() {
         let ts = ts_of(i);
         parser.parse_line_into(line, &ts, &mut out);
     }
@@ -162,13 +166,12 @@ impl ToolPairing {
     fn observe(&mut self, entries: &mut [Entry]) {
         // A call and its result from the same line (a runtime that reports both at once, or
         // a call the stateful parser re-created for a lone result) have no measurable gap.
-        let mut same_line: Vec<&str> = Vec::new();
+        let mut same_line: Vec<String> = Vec::new();
         for e in entries.iter() {
             if let Entry::ToolCall { tool_use_id: Some(id), .. } = e {
-                same_line.push(id);
+                same_line.push(id.clone());
             }
         }
-        let same_line: Vec<String> = same_line.into_iter().map(str::to_owned).collect();
         for e in entries.iter_mut() {
             match e {
                 Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
@@ -438,5 +441,23 @@ mod tests {
         let out = parse_line(&line, "t");
         assert_eq!(out.len(), 2);
         assert!(matches!(&out[1], Entry::Stdout { text, .. } if text.len() == OVERLONG_KEEP_BYTES));
+    }
+
+    #[test]
+    fn parse_log_line_indices() {
+        // Line i gets ts_of(i); a final newline does not make an extra line.
+        for (text, lines) in [("", 0), ("\n", 1), ("a", 1), ("a\n", 1), ("a\n\n", 2), ("\n\nb", 3)]
+        {
+            let seen = std::cell::Cell::new(0);
+            parse_log_with(
+                text,
+                |i| {
+                    seen.set(seen.get().max(i + 1));
+                    "t".to_owned()
+                },
+                false,
+            );
+            assert_eq!(seen.get(), lines, "{text:?}");
+        }
     }
 }

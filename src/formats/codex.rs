@@ -258,14 +258,16 @@ fn is_settings_line(v: &Value) -> bool {
 fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     out.emit(Entry::init(ts, str_of(v, "model").unwrap_or("codex"), ""));
     let Some(map) = v.as_object() else { return };
-    let parts: Vec<String> = map
-        .iter()
-        .filter(|(k, _)| k.as_str() != "model" && k.as_str() != "provider")
-        .filter_map(|(k, val)| scalar_text(val).map(|s| format!("{k}: {s}")))
-        .collect();
+    let parts = common::join(
+        map.iter()
+            .filter(|(k, _)| k.as_str() != "model" && k.as_str() != "provider")
+            .filter_map(|(k, val)| scalar_text(val).map(|s| format!("{k}: {s}"))),
+        ", ",
+    );
+    // Each part is `key: value`, so an empty join means no parts.
     if !parts.is_empty() {
         let provider = str_of(v, "provider").map(|p| format!(" ({p})")).unwrap_or_default();
-        out.emit(Entry::system(ts, format!("codex settings{provider}: {}", parts.join(", "))));
+        out.emit(Entry::system(ts, format!("codex settings{provider}: {parts}")));
     }
 }
 
@@ -283,14 +285,13 @@ fn scalar_text(v: &Value) -> Option<String> {
 fn command_text(v: Option<&Value>) -> String {
     match v {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(args)) => args
-            .iter()
-            .map(|a| match a {
+        Some(Value::Array(args)) => common::join(
+            args.iter().map(|a| match a {
                 Value::String(s) => shell_quote(s),
                 other => common::compact_json(other),
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
+            }),
+            " ",
+        ),
         Some(Value::Null) | None => String::new(),
         Some(other) => common::compact_json(other),
     }

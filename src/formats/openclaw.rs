@@ -371,12 +371,11 @@ fn message_parts(m: &Value) -> (String, String) {
         Some(Value::String(s)) => (s.clone(), String::new()),
         Some(Value::Array(blocks)) => {
             let pick = |ty: &str, key: &str| -> String {
-                let parts: Vec<&str> = blocks
+                let parts = blocks
                     .iter()
                     .filter(|b| type_of(b) == ty)
-                    .filter_map(|b| str_of(b, key))
-                    .collect();
-                parts.join("\n")
+                    .filter_map(|b| str_of(b, key));
+                common::join(parts, "\n")
             };
             (pick("text", "text"), pick("thinking", "thinking"))
         }

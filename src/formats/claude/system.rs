@@ -158,16 +158,16 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             if tasks.is_empty() {
                 "background tasks: none".to_owned()
             } else {
-                let names: Vec<&str> = tasks
-                    .iter()
-                    .take(5)
-                    .map(|t| {
-                        str_of(t, "description")
-                            .or_else(|| str_of(t, "task_id"))
-                            .unwrap_or("?")
-                    })
-                    .collect();
-                format!("background tasks ({}): {}", tasks.len(), names.join("; "))
+                let names = tasks.iter().take(5).map(|t| {
+                    str_of(t, "description")
+                        .or_else(|| str_of(t, "task_id"))
+                        .unwrap_or("?")
+                });
+                format!(
+                    "background tasks ({}): {}",
+                    tasks.len(),
+                    common::join(names, "; ")
+                )
             }
         }
         "local_command" | "local_command_output" => {

@@ -320,12 +320,10 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
                 None => {
                     let (o, e) =
                         (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
-                    [o.trim_end(), e.trim_end()]
-                        .iter()
-                        .filter(|s| !s.is_empty())
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join("\n")
+                    common::join(
+                        [o.trim_end(), e.trim_end()].into_iter().filter(|s| !s.is_empty()),
+                        "\n",
+                    )
                 }
             };
             if code != 0 {
@@ -341,12 +339,10 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
         }
         "patch_apply_end" => {
             let (o, e) = (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
-            let text = [o.trim_end(), e.trim_end()]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = common::join(
+                [o.trim_end(), e.trim_end()].into_iter().filter(|s| !s.is_empty()),
+                "\n",
+            );
             let ok = msg.get("success").and_then(Value::as_bool).unwrap_or(true);
             (
                 if text.is_empty() {

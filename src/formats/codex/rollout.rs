@@ -10,7 +10,7 @@ use super::events::{self, dup_tag, thinking};
 use super::exec::{action_text, phase_channel, with_item_id};
 use super::{command_text, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
-use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of, Emit};
+use crate::formats::common::{self, clip, content_text, nonempty_str, str_of, type_of, Emit};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -267,12 +267,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
     let blocks: &[Value] = p.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
     match role {
         "assistant" => {
-            let text = blocks
-                .iter()
-                .map(block_text)
-                .filter(|t| !t.is_empty())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = common::join(blocks.iter().map(block_text).filter(|t| !t.is_empty()), "\n");
             if text.trim().is_empty()
                 || first_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false)
             {
@@ -357,24 +352,22 @@ pub(super) fn injected_context(text: &str) -> Option<String> {
     if tag == "environment_context" {
         let fields = xml_fields(inner);
         if !fields.is_empty() {
-            return Some(format!("environment: {}", fields.join(" · ")));
+            return Some(format!("environment: {fields}"));
         }
     }
     Some(context_summary(tag, inner))
 }
 
-/// `<cwd>/x</cwd>\n<shell>zsh</shell>` → `["cwd /x", "shell zsh"]` (simple one-line fields).
-fn xml_fields(inner: &str) -> Vec<String> {
-    inner
-        .lines()
-        .filter_map(|l| {
-            let l = l.trim();
-            let name = l.strip_prefix('<')?.split('>').next()?;
-            let value =
-                l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
-            Some(format!("{name} {value}"))
-        })
-        .collect()
+/// `<cwd>/x</cwd>\n<shell>zsh</shell>` → `cwd /x · shell zsh` (simple one-line fields; each
+/// is `name value`, never empty, so an empty result means none).
+fn xml_fields(inner: &str) -> String {
+    let fields = inner.lines().filter_map(|l| {
+        let l = l.trim();
+        let name = l.strip_prefix('<')?.split('>').next()?;
+        let value = l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
+        Some(format!("{name} {value}"))
+    });
+    common::join(fields, " · ")
 }
 
 fn context_summary(label: &str, body: &str) -> String {

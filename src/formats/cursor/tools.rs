@@ -125,12 +125,11 @@ fn readable(body: &Value) -> String {
                 if !inter.is_empty() {
                     return inter.to_owned();
                 }
-                let parts: Vec<&str> = ["stdout", "stderr"]
+                let parts = ["stdout", "stderr"]
                     .iter()
                     .filter_map(|k| str_of(body, k))
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                return parts.join("\n");
+                    .filter(|s| !s.is_empty());
+                return common::join(parts, "\n");
             }
             for k in [
                 "content",

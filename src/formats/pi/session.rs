@@ -37,11 +37,12 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
             None => out.emit(common::unknown_event(ts, "pi", v)),
         },
         "model_change" => {
-            let model = [str_of(v, "provider"), str_of(v, "modelId")]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join("/");
+            let model = common::join(
+                [str_of(v, "provider"), str_of(v, "modelId")]
+                    .into_iter()
+                    .flatten(),
+                "/",
+            );
             out.emit(Entry::system(ts, format!("model changed to {model}")));
         }
         "thinking_level_change" => {
