@@ -158,11 +158,15 @@ fn block_text(block: &Value) -> String {
 /// A JSON object from `(key, value)` pairs in this order, leaving out the `None` values.
 /// Used instead of `json!` with interpolated values, which goes through
 /// `to_value(..).unwrap()` and links a second copy of serde's `Value` serializer.
-pub fn object<const N: usize>(pairs: [(&str, Option<Value>); N]) -> Value {
+pub fn object<const N: usize>(mut pairs: [(&str, Option<Value>); N]) -> Value {
+    object_of(&mut pairs)
+}
+
+fn object_of(pairs: &mut [(&str, Option<Value>)]) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in pairs {
-        if let Some(v) = v {
-            m.insert(k.to_owned(), v);
+        if let Some(v) = v.take() {
+            m.insert((*k).to_owned(), v);
         }
     }
     Value::Object(m)
