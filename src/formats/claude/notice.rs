@@ -11,20 +11,21 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// Session-file line types that are pure bookkeeping (no message), all Claude's own.
+const SESSION_BOOKKEEPING: &[&str] = &[
+    "file-history-snapshot",
+    "file-history-delta",
+    "queue-operation",
+    "custom-title",
+    "ai-title",
+    "last-prompt",
+    "cost-state",
+    "permission-mode",
+    "atis-latch",
+    "bridge-session",
+];
+
 pub(super) fn is_session_bookkeeping(t: &str) -> bool {
-    matches!(
-        t,
-        "file-history-snapshot"
-            | "file-history-delta"
-            | "queue-operation"
-            | "custom-title"
-            | "ai-title"
-            | "last-prompt"
-            | "cost-state"
-            | "permission-mode"
-            | "atis-latch"
-            | "bridge-session"
-    )
+    SESSION_BOOKKEEPING.contains(&t)
 }
 
 /// Top-level types that are neither messages nor `system`. Returns false if unknown.

@@ -10,41 +10,42 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// `system` subtypes only Claude Code (or Qwen Code) prints.
+const CLAUDE_SUBTYPES: &[&str] = &[
+    "compact_boundary",
+    "status",
+    "api_retry",
+    "api_error",
+    "hook_started",
+    "hook_progress",
+    "hook_response",
+    "task_started",
+    "task_progress",
+    "task_updated",
+    "task_notification",
+    "thinking_tokens",
+    "background_tasks_changed",
+    "local_command",
+    "local_command_output",
+    "stop_hook_summary",
+    "turn_duration",
+    "informational",
+    "session_state_changed",
+    "files_persisted",
+    "plugin_install",
+    "permission_denied",
+    "memory_recall",
+    "elicitation_complete",
+    "model_refusal_fallback",
+    "model_refusal_no_fallback",
+    "post_turn_summary",
+    "worker_shutting_down",
+    "commands_changed",
+    "mirror_error",
+    "conversation_reset",
+];
+
 pub(super) fn is_claude_subtype(s: &str) -> bool {
-    matches!(
-        s,
-        "compact_boundary"
-            | "status"
-            | "api_retry"
-            | "api_error"
-            | "hook_started"
-            | "hook_progress"
-            | "hook_response"
-            | "task_started"
-            | "task_progress"
-            | "task_updated"
-            | "task_notification"
-            | "thinking_tokens"
-            | "background_tasks_changed"
-            | "local_command"
-            | "local_command_output"
-            | "stop_hook_summary"
-            | "turn_duration"
-            | "informational"
-            | "session_state_changed"
-            | "files_persisted"
-            | "plugin_install"
-            | "permission_denied"
-            | "memory_recall"
-            | "elicitation_complete"
-            | "model_refusal_fallback"
-            | "model_refusal_no_fallback"
-            | "post_turn_summary"
-            | "worker_shutting_down"
-            | "commands_changed"
-            | "mirror_error"
-            | "conversation_reset"
-    )
+    CLAUDE_SUBTYPES.contains(&s)
 }
 
 /// A `type: "system"` line.
