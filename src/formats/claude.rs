@@ -27,7 +27,9 @@ mod text;
 
 pub use stream::State;
 
-use super::common::{self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence, Emit};
+use super::common::{
+    self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence, Emit, Owned,
+};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -319,7 +321,7 @@ fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mu
             trimmed
                 .trim_start_matches('[')
                 .trim_end_matches(']')
-                .to_owned(),
+                .owned(),
         ));
         return;
     }
@@ -330,7 +332,7 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
     let name = str_of(b, "name").unwrap_or("unknown");
     let name = match (type_of(b), str_of(b, "server_name")) {
         ("mcp_tool_use", Some(server)) => format!("mcp__{server}__{name}"),
-        _ => name.to_owned(),
+        _ => name.owned(),
     };
     let input = match b.get("input") {
         Some(i) if !i.is_null() => i.clone(),
@@ -359,7 +361,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
             for item in items {
                 match (str_of(item, "title"), str_of(item, "url")) {
                     (Some(title), Some(url)) => lines.push(format!("{title} — {url}")),
-                    (None, Some(url)) => lines.push(url.to_owned()),
+                    (None, Some(url)) => lines.push(url.owned()),
                     _ => {
                         let t = content_text(item);
                         if !t.is_empty() {
@@ -378,7 +380,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                 let mut parts = Vec::new();
                 for k in ["stdout", "stderr"] {
                     if let Some(s) = str_of(obj, k).filter(|s| !s.is_empty()) {
-                        parts.push(s.to_owned());
+                        parts.push(s.owned());
                     }
                 }
                 let code = num_of(obj, "return_code");
@@ -388,7 +390,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                 }
                 parts.join("\n")
             } else if let Some(url) = str_of(obj, "url") {
-                url.to_owned()
+                url.owned()
             } else {
                 content_text(obj)
             }
@@ -416,13 +418,13 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
         }
     }
     Entry::Result {
-        ts: ts.to_owned(),
-        text: str_of(v, "result").unwrap_or("").to_owned(),
+        ts: ts.owned(),
+        text: str_of(v, "result").unwrap_or("").owned(),
         input_tokens: num_of(usage, "input_tokens"),
         output_tokens: num_of(usage, "output_tokens"),
         cached_tokens: num_of(usage, "cache_read_input_tokens"),
         cost_usd: num_of(v, "total_cost_usd"),
-        subtype: str_of(v, "subtype").unwrap_or("").to_owned(),
+        subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error: bool_of(v, "is_error"),
         errors,
     }

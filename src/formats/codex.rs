@@ -24,7 +24,7 @@ mod rollout;
 #[cfg(test)]
 mod tests;
 
-use super::common::{self, object, str_of, type_of, Confidence, Emit};
+use super::common::{self, object, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -301,7 +301,7 @@ fn shell_quote(s: &str) -> String {
     let plain =
         !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
     if plain {
-        s.to_owned()
+        s.owned()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
@@ -310,13 +310,13 @@ fn shell_quote(s: &str) -> String {
 /// A result entry (the turn or task ended).
 fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<String>) -> Entry {
     Entry::Result {
-        ts: ts.to_owned(),
-        text: text.to_owned(),
+        ts: ts.owned(),
+        text: text.owned(),
         input_tokens: usage.input,
         output_tokens: usage.output,
         cached_tokens: usage.cached,
         cost_usd: 0.0,
-        subtype: if is_error { "error" } else { "success" }.to_owned(),
+        subtype: if is_error { "error" } else { "success" }.owned(),
         is_error,
         errors,
     }

@@ -20,6 +20,19 @@ impl Emit for Vec<Entry> {
     }
 }
 
+/// `text.owned()` is `text.to_owned()` kept out of line: at opt-level `s` the std one is
+/// inlined as an allocate-and-copy at each of ~150 sites (about 10 KB of the wasm).
+pub trait Owned {
+    fn owned(&self) -> String;
+}
+
+impl Owned for str {
+    #[inline(never)]
+    fn owned(&self) -> String {
+        self.to_owned()
+    }
+}
+
 /// How sure a runtime module is that a parsed line is its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Confidence {
@@ -87,8 +100,8 @@ impl SeenIds {
             *v = value;
             return;
         }
-        self.values.insert(id.to_owned(), value);
-        self.order.push_back(id.to_owned());
+        self.values.insert(id.owned(), value);
+        self.order.push_back(id.owned());
         if self.order.len() > cap {
             if let Some(old) = self.order.pop_front() {
                 self.values.remove(&old);
@@ -133,20 +146,20 @@ pub fn content_text(v: &Value) -> String {
 
 fn block_text(block: &Value) -> String {
     if let Some(t) = str_of(block, "text") {
-        return t.to_owned();
+        return t.owned();
     }
     match type_of(block) {
         "image" => {
             let media = path(block, &["source", "media_type"]).and_then(Value::as_str);
             match media {
                 Some(m) => format!("[image {m}]"),
-                None => "[image]".to_owned(),
+                None => "[image]".owned(),
             }
         }
-        "document" => "[document]".to_owned(),
+        "document" => "[document]".owned(),
         "tool_reference" => match str_of(block, "tool_name") {
             Some(n) => format!("[tool reference: {n}]"),
-            None => "[tool reference]".to_owned(),
+            None => "[tool reference]".owned(),
         },
         _ => match block.get("content") {
             Some(c) if !c.is_object() => content_text(c),
@@ -166,7 +179,7 @@ fn object_of(pairs: &mut [(&str, Option<Value>)]) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in pairs {
         if let Some(v) = v.take() {
-            m.insert((*k).to_owned(), v);
+            m.insert((*k).owned(), v);
         }
     }
     Value::Object(m)
@@ -194,7 +207,7 @@ pub fn join<T: AsRef<str>>(items: impl IntoIterator<Item = T>, sep: &str) -> Str
 /// Shortens text for one-line system notices, on a char boundary.
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
-        None => text.to_owned(),
+        None => text.owned(),
         Some((cut, _)) => format!("{}…", &text[..cut]),
     }
 }
@@ -222,13 +235,13 @@ pub fn unknown_event(ts: &str, runtime: &str, v: &Value) -> Entry {
 pub fn event_name(v: &Value) -> String {
     match (str_of(v, "type"), str_of(v, "subtype")) {
         (Some(t), Some(s)) if !s.is_empty() => format!("{t}/{s}"),
-        (Some(t), _) if !t.is_empty() => t.to_owned(),
+        (Some(t), _) if !t.is_empty() => t.owned(),
         _ => match v.as_object() {
             Some(map) if !map.is_empty() => {
                 format!("object with {}", join(map.keys().take(4), ", "))
             }
-            Some(_) => "empty object".to_owned(),
-            None => "value".to_owned(),
+            Some(_) => "empty object".owned(),
+            None => "value".owned(),
         },
     }
 }
@@ -274,12 +287,12 @@ pub fn parse_object(line: &str) -> Option<Value> {
 pub fn num_text(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
         if x == 0.0 && x.is_sign_negative() {
-            return "-0".to_owned();
+            return "-0".owned();
         }
         return (x as i64).to_string();
     }
     if !x.is_finite() {
-        return non_finite(x).to_owned();
+        return non_finite(x).owned();
     }
     match serde_json::Number::from_f64(x) {
         Some(n) => plain_decimal(&n.to_string()),
@@ -362,7 +375,7 @@ fn push_zeros(out: &mut String, n: i64) {
 /// binary value rounded half to even, by integer arithmetic on its mantissa and exponent.
 pub fn fixed(x: f64, decimals: u32) -> String {
     if !x.is_finite() {
-        return non_finite(x).to_owned();
+        return non_finite(x).owned();
     }
     let scale = 10u64.pow(decimals.min(2));
     let bits = x.to_bits();

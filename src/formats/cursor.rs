@@ -31,7 +31,7 @@
 
 mod tools;
 
-use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit};
+use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use tools::{tool_input, tool_name, tool_output};
@@ -184,7 +184,7 @@ pub fn parse(
             }
         }
         ("thinking", "completed") => out.emit(Entry::Thinking {
-            ts: ts.to_owned(),
+            ts: ts.owned(),
             text: String::new(),
             delta: Some(true),
             lifecycle: Some("completed"),
@@ -287,17 +287,17 @@ fn result(v: &Value, ts: &str) -> Entry {
     };
     let is_error = bool_of(v, "is_error");
     let errors = match str_of(v, "error") {
-        Some(e) if is_error => vec![e.to_owned()],
+        Some(e) if is_error => vec![e.owned()],
         _ => Vec::new(),
     };
     Entry::Result {
-        ts: ts.to_owned(),
-        text: str_of(v, "result").unwrap_or("").to_owned(),
+        ts: ts.owned(),
+        text: str_of(v, "result").unwrap_or("").owned(),
         input_tokens: tokens("inputTokens", "input_tokens"),
         output_tokens: tokens("outputTokens", "output_tokens"),
         cached_tokens: tokens("cacheReadTokens", "cache_read_input_tokens"),
         cost_usd: 0.0,
-        subtype: str_of(v, "subtype").unwrap_or("").to_owned(),
+        subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error,
         errors,
     }

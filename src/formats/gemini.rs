@@ -17,7 +17,9 @@
 //! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream,
 //! and is not read here.
 
-use super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit};
+use super::common::{
+    self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
+};
 use crate::entry::Entry;
 use serde_json::{json, Value};
 
@@ -119,7 +121,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 ts,
                 str_of(v, "tool_name").unwrap_or("tool"),
                 input,
-                Some(str_of(v, "tool_id").unwrap_or("").to_owned()),
+                Some(str_of(v, "tool_id").unwrap_or("").owned()),
             ));
         }
         "tool_result" => {
@@ -133,9 +135,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let content = match (output.is_empty(), err) {
                 (false, Some(e)) => format!("{output}\n{e}"),
                 (true, Some(e)) => e,
-                (false, None) => output.to_owned(),
-                (true, None) if is_error => "tool failed".to_owned(),
-                (true, None) => "(no text output)".to_owned(),
+                (false, None) => output.owned(),
+                (true, None) if is_error => "tool failed".owned(),
+                (true, None) => "(no text output)".owned(),
             };
             out.emit(Entry::tool_result(
                 ts,
@@ -158,7 +160,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 || v.get("error").is_some_and(|e| !e.is_null());
             let errors: Vec<String> = error_text(v.get("error")).into_iter().collect();
             out.emit(Entry::Result {
-                ts: ts.to_owned(),
+                ts: ts.owned(),
                 text: String::new(),
                 input_tokens: num_of(stats, "input_tokens"),
                 output_tokens: num_of(stats, "output_tokens"),
@@ -166,7 +168,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 cost_usd: 0.0,
                 subtype: nonempty_str(v, "status")
                     .unwrap_or(if is_error { "error" } else { "success" })
-                    .to_owned(),
+                    .owned(),
                 is_error,
                 errors,
             });
@@ -190,7 +192,7 @@ fn error_text(e: Option<&Value>) -> Option<String> {
             let msg = nonempty_str(obj, "message")?;
             Some(match nonempty_str(obj, "type") {
                 Some(t) => format!("{msg} ({t})"),
-                None => msg.to_owned(),
+                None => msg.owned(),
             })
         }
         _ => None,

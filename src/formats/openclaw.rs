@@ -35,7 +35,7 @@
 
 mod frames;
 
-use super::common::{self, str_of, type_of, Confidence, Emit};
+use super::common::{self, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::fmt::Write;
@@ -69,7 +69,7 @@ impl State {
             self.runs.remove(0);
         }
         self.runs.push(RunText {
-            run_id: run_id.to_owned(),
+            run_id: run_id.owned(),
             ..RunText::default()
         });
         let last = self.runs.len() - 1;
@@ -91,7 +91,7 @@ impl State {
         } else if let Some(rest) = cumulative.strip_prefix(run.shown.as_str()) {
             if !rest.is_empty() {
                 out.emit(Entry::assistant_delta(ts, rest));
-                run.shown = cumulative.to_owned();
+                run.shown = cumulative.owned();
             }
         } else if !run.shown.starts_with(cumulative) {
             // Rewritten (not appended): stop streaming; the final reply is shown whole.
@@ -111,7 +111,7 @@ fn error_once(
     out: &mut Vec<Entry>,
 ) {
     if let Some(s) = state {
-        let key = (run_id.to_owned(), msg.to_owned());
+        let key = (run_id.owned(), msg.owned());
         if s.last_error.as_ref() == Some(&key) {
             return;
         }
@@ -265,7 +265,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
             (Source::Frames, None) => {}
             (Source::Frames, Some(s)) => {
                 let cumulative = match (str_of(data, "text"), str_of(data, "delta")) {
-                    (Some(t), _) => t.to_owned(),
+                    (Some(t), _) => t.owned(),
                     (None, Some(d)) => format!("{}{d}", s.run(run_id).shown),
                     (None, None) => return,
                 };
@@ -347,7 +347,7 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 .unwrap_or(false)
                 || err.is_some();
             let content = match (data.get("result"), err) {
-                (_, Some(e)) => e.to_owned(),
+                (_, Some(e)) => e.owned(),
                 (Some(r), None) => match r.get("content") {
                     Some(c) => common::content_text(c),
                     None => common::content_text(r),
@@ -357,7 +357,7 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
             out.emit(Entry::tool_result(
                 ts,
                 id,
-                Some(name.to_owned()),
+                Some(name.owned()),
                 content,
                 is_error,
             ));
@@ -379,7 +379,7 @@ fn message_parts(m: &Value) -> (String, String) {
             };
             (pick("text", "text"), pick("thinking", "thinking"))
         }
-        _ => (str_of(m, "text").unwrap_or("").to_owned(), String::new()),
+        _ => (str_of(m, "text").unwrap_or("").owned(), String::new()),
     }
 }
 
@@ -395,7 +395,7 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
                     (None, Some(d)) if p.get("replace").and_then(Value::as_bool) != Some(true) => {
                         format!("{}{d}", s.run(run_id).shown)
                     }
-                    (None, Some(d)) => d.to_owned(),
+                    (None, Some(d)) => d.owned(),
                     (None, None) => return,
                 };
                 s.advance(run_id, &cumulative, ts, out);
@@ -469,13 +469,13 @@ fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
         None => 0.0,
     };
     Entry::Result {
-        ts: ts.to_owned(),
+        ts: ts.owned(),
         text: String::new(),
         input_tokens: num(&["input", "inputTokens", "input_tokens"]),
         output_tokens: num(&["output", "outputTokens", "output_tokens"]),
         cached_tokens: num(&["cacheRead", "cache_read_input_tokens"]),
         cost_usd: cost,
-        subtype: subtype.to_owned(),
+        subtype: subtype.owned(),
         is_error: false,
         errors: Vec::new(),
     }

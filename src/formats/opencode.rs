@@ -24,7 +24,7 @@
 //! Evidence: run.ts (read via the code index), corpus `opencode-json/` (noldor capture,
 //! takopi capture and test literal).
 
-use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit};
+use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -128,7 +128,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let content = if is_error {
         str_of(st, "error")
             .map(str::to_owned)
-            .unwrap_or_else(|| "tool failed".to_owned())
+            .unwrap_or_else(|| "tool failed".owned())
     } else {
         let output = match st.get("output") {
             Some(Value::String(s)) => s.clone(),
@@ -136,12 +136,12 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             None => String::new(),
         };
         if output.is_empty() {
-            "(no output)".to_owned()
+            "(no output)".owned()
         } else {
             output
         }
     };
-    let mut result = Entry::tool_result(ts, id, Some(name.to_owned()), content, is_error);
+    let mut result = Entry::tool_result(ts, id, Some(name.owned()), content, is_error);
     if let Entry::ToolResult { duration_ms, .. } = &mut result {
         let start = path(st, &["time", "start"]).and_then(Value::as_f64);
         let end = path(st, &["time", "end"]).and_then(Value::as_f64);
@@ -208,16 +208,16 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         return;
     }
     out.emit(Entry::Result {
-        ts: ts.to_owned(),
+        ts: ts.owned(),
         text: String::new(),
         input_tokens: input,
         output_tokens: output,
         cached_tokens: cached,
         cost_usd: cost,
         subtype: if reason.is_empty() {
-            "step-finish".to_owned()
+            "step-finish".owned()
         } else {
-            reason.to_owned()
+            reason.owned()
         },
         is_error: reason == "error",
         errors: Vec::new(),
@@ -235,12 +235,12 @@ fn error_text(err: Option<&Value>) -> String {
                 .or_else(|| str_of(e, "message"));
             match (name, msg) {
                 (Some(n), Some(m)) => format!("{n}: {m}"),
-                (Some(n), None) => n.to_owned(),
-                (None, Some(m)) => m.to_owned(),
+                (Some(n), None) => n.owned(),
+                (None, Some(m)) => m.owned(),
                 (None, None) => common::clip(&common::compact_json(e), 300),
             }
         }
-        _ => "unknown error".to_owned(),
+        _ => "unknown error".owned(),
     }
 }
 

@@ -27,7 +27,7 @@
 
 mod session;
 
-use super::common::{self, path, str_of, type_of, Confidence, Emit};
+use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::fmt::Write;
@@ -70,7 +70,7 @@ impl State {
         if let Some(pos) = list.iter().position(|(i, _)| *i == index) {
             list[pos].1.push_str(delta);
         } else if list.len() < MAX_BLOCKS {
-            list.push((index, delta.to_owned()));
+            list.push((index, delta.owned()));
         } else {
             self.overflow = true;
         }

@@ -27,6 +27,7 @@
 
 use crate::entry::Entry;
 use crate::formats::common::Emit;
+use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
 pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
@@ -73,7 +74,7 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
 pub fn clean(line: &str) -> String {
     let stripped = strip_ansi(line);
     let visible = after_last_overwrite(&stripped);
-    visible.trim_end().to_owned()
+    visible.trim_end().owned()
 }
 
 /// What a terminal shows of a line that rewrote itself with `\r`: the last segment that has
@@ -108,7 +109,7 @@ enum Scan {
 /// as a terminal would.
 pub fn strip_ansi(s: &str) -> String {
     if !s.chars().any(|c| c.is_control() && c != '\t') {
-        return s.to_owned();
+        return s.owned();
     }
     let mut out = String::with_capacity(s.len());
     let mut state = Scan::Text;

@@ -15,7 +15,7 @@
 //! Bookkeeping is bounded: the last [`MAX_MESSAGES`] messages, [`MAX_BLOCKS`] blocks each,
 //! and per block only its byte length and an FNV-1a hash of the streamed text.
 
-use super::super::common::{path, str_of, type_of, Emit};
+use super::super::common::{path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -77,7 +77,7 @@ impl State {
             self.messages.pop_front();
         }
         self.messages.push_back(Streamed {
-            id: id.to_owned(),
+            id: id.owned(),
             parent: parent.map(str::to_owned),
             blocks: Vec::new(),
         });
@@ -196,7 +196,7 @@ pub(super) fn stream_event(v: &Value, ts: &str, state: Option<&mut State>, out: 
             ts,
             format!("stream error: {kind}: {msg}")
                 .trim_end_matches([':', ' '])
-                .to_owned(),
+                .owned(),
         ));
         return;
     }

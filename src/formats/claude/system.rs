@@ -3,7 +3,7 @@
 //! hooks, background tasks, slash-command output, …); unknown subtypes are named with
 //! their first readable text field. Never raw JSON.
 
-use super::super::common::{self, clip, num_of, num_text, str_of, Emit};
+use super::super::common::{self, clip, num_of, num_text, str_of, Emit, Owned};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use serde_json::Value;
@@ -79,7 +79,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             t
         }
         "api_error" => {
-            let mut t = "API error".to_owned();
+            let mut t = "API error".owned();
             if v.get("retryAttempt").is_some() {
                 let _ = write!(
                     t,
@@ -157,7 +157,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 .map(Vec::as_slice)
                 .unwrap_or(&[]);
             if tasks.is_empty() {
-                "background tasks: none".to_owned()
+                "background tasks: none".owned()
             } else {
                 let names = tasks.iter().take(5).map(|t| {
                     str_of(t, "description")
@@ -227,7 +227,7 @@ fn compacted(v: &Value) -> String {
         _ => {}
     }
     if parts.is_empty() {
-        "compacted conversation".to_owned()
+        "compacted conversation".owned()
     } else {
         format!("compacted conversation ({})", parts.join(", "))
     }
@@ -237,13 +237,13 @@ fn status(v: &Value) -> String {
     if str_of(v, "compact_result") == Some("failed") {
         return match str_of(v, "compact_error") {
             Some(e) => format!("compaction failed: {}", clip(e, 200)),
-            None => "compaction failed".to_owned(),
+            None => "compaction failed".owned(),
         };
     }
     match (str_of(v, "status"), str_of(v, "permissionMode")) {
         (Some(s), _) => format!("status: {s}"),
         (None, Some(m)) => format!("permission mode: {m}"),
-        (None, None) => "status: idle".to_owned(),
+        (None, None) => "status: idle".owned(),
     }
 }
 
@@ -290,7 +290,7 @@ fn hook(sub: &str, v: &Value) -> String {
 /// Any other system subtype: its name plus the first readable text field.
 fn generic(sub: &str, v: &Value) -> String {
     let label = if sub.is_empty() {
-        "system".to_owned()
+        "system".owned()
     } else {
         sub.replace('_', " ")
     };

@@ -7,7 +7,7 @@
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
 use crate::entry::Entry;
-use crate::formats::common::{str_of, type_of, Emit};
+use crate::formats::common::{str_of, type_of, Emit, Owned};
 use serde_json::Value;
 
 /// Diff lines shown per call (file headers included).
@@ -122,7 +122,7 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
         }
         let rest = &s[start..];
         let end = rest.find(END).map_or(rest.len(), |e| e + END.len());
-        found.push(rest[..end].to_owned());
+        found.push(rest[..end].owned());
         pos = start + end.max(BEGIN.len());
     }
     found
@@ -130,8 +130,8 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
 
 fn cut_at_end(s: &str, end: &str) -> String {
     match s.find(end) {
-        Some(i) => s[..i + end.len()].to_owned(),
-        None => s.to_owned(),
+        Some(i) => s[..i + end.len()].owned(),
+        None => s.owned(),
     }
 }
 

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::entry::Entry;
 use crate::formats::common::{
-    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit,
+    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit, Owned,
 };
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -141,7 +141,7 @@ pub(super) fn parse(
         }
         "error" | "stream_error" => {
             let text = error_message(msg.get("message"))
-                .unwrap_or_else(|| "codex error (no message)".to_owned());
+                .unwrap_or_else(|| "codex error (no message)".owned());
             out.emit(Entry::stderr(ts, text));
         }
         "warning" => out
@@ -223,7 +223,7 @@ pub(super) fn thinking(ts: &str, text: &str, raw: bool, delta: bool) -> Entry {
 }
 
 fn user_text(msg: &Value) -> String {
-    let mut text = str_of(msg, "message").unwrap_or("").to_owned();
+    let mut text = str_of(msg, "message").unwrap_or("").owned();
     let images = msg.get("images").and_then(Value::as_array).map_or(0, Vec::len)
         + msg.get("local_images").and_then(Value::as_array).map_or(0, Vec::len);
     if images > 0 {
@@ -249,7 +249,7 @@ fn tool_event(
     if rollout && state.is_none() {
         return;
     }
-    let id = str_of(msg, "call_id").unwrap_or("").to_owned();
+    let id = str_of(msg, "call_id").unwrap_or("").owned();
     let is_begin = ty.ends_with("_begin") || ty == "view_image_tool_call";
     let (name, input) = call_of(msg, ty);
     let call_first = first_sighting(&mut state, key("call", &id));
@@ -283,7 +283,7 @@ fn call_of(msg: &Value, ty: &str) -> (String, Value) {
                 ("command", Some(Value::String(command_text(msg.get("command"))))),
                 ("cwd", msg.get("cwd").filter(|c| c.is_string()).cloned()),
             ]);
-            ("shell".to_owned(), input)
+            ("shell".owned(), input)
         }
         "patch_apply_begin" | "patch_apply_end" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
@@ -291,21 +291,21 @@ fn call_of(msg: &Value, ty: &str) -> (String, Value) {
                 ("files", (!files.is_empty()).then(|| Value::from(files))),
                 ("auto_approved", msg.get("auto_approved").cloned()),
             ]);
-            ("apply_patch".to_owned(), input)
+            ("apply_patch".owned(), input)
         }
         "mcp_tool_call_begin" | "mcp_tool_call_end" => {
             let inv = msg.get("invocation").unwrap_or(&Value::Null);
             let server = str_of(inv, "server").unwrap_or("");
             let tool = str_of(inv, "tool").unwrap_or("tool");
-            let name = if server.is_empty() { tool.to_owned() } else { format!("{server}.{tool}") };
+            let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args =
                 inv.get("arguments").filter(|a| !a.is_null()).cloned().unwrap_or_else(|| json!({}));
             (name, args)
         }
         "view_image_tool_call" => {
-            ("view_image".to_owned(), object([("path", msg.get("path").cloned())]))
+            ("view_image".owned(), object([("path", msg.get("path").cloned())]))
         }
-        _ => ("web_search".to_owned(), object([("query", msg.get("query").cloned())])),
+        _ => ("web_search".owned(), object([("query", msg.get("query").cloned())])),
     }
 }
 
@@ -316,7 +316,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
         "exec_command_end" => {
             let code = msg.get("exit_code").and_then(Value::as_i64).unwrap_or(0);
             let mut text = match nonempty_str(msg, "aggregated_output") {
-                Some(a) => a.trim_end().to_owned(),
+                Some(a) => a.trim_end().owned(),
                 None => {
                     let (o, e) =
                         (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
@@ -346,7 +346,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
             let ok = msg.get("success").and_then(Value::as_bool).unwrap_or(true);
             (
                 if text.is_empty() {
-                    if ok { "patch applied" } else { "patch failed" }.to_owned()
+                    if ok { "patch applied" } else { "patch failed" }.owned()
                 } else {
                     text
                 },
@@ -358,7 +358,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
             let result = msg.get("result").unwrap_or(&Value::Null);
             if let Some(err) = result.get("Err") {
                 return (
-                    error_message(Some(err)).unwrap_or_else(|| "tool failed".to_owned()),
+                    error_message(Some(err)).unwrap_or_else(|| "tool failed".owned()),
                     true,
                     duration,
                 );
@@ -373,7 +373,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
                 }
             }
             let is_error = bool_of(ok, "isError") || bool_of(ok, "is_error");
-            (if text.is_empty() { "(no output)".to_owned() } else { text }, is_error, duration)
+            (if text.is_empty() { "(no output)".owned() } else { text }, is_error, duration)
         }
         "web_search_end" => {
             (format!("searched: {}", str_of(msg, "query").unwrap_or("")), false, duration)
@@ -419,7 +419,7 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
 }
 
 fn plan_text(msg: &Value) -> String {
-    let mut text = "plan:".to_owned();
+    let mut text = "plan:".owned();
     if let Some(e) = nonempty_str(msg, "explanation") {
         let _ = write!(text, " {e}");
     }

@@ -11,7 +11,9 @@
 
 use super::{diff, first_sighting, key, object, result_entry, tool_result, unknown, State, Usage};
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, content_text, nonempty_str, str_of, type_of, Emit};
+use crate::formats::common::{
+    self, bool_of, content_text, nonempty_str, str_of, type_of, Emit, Owned,
+};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -42,15 +44,12 @@ pub(super) fn parse(
         }
         "turn.failed" => {
             let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
-            let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".to_owned());
+            let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".owned());
             out.emit(result_entry(ts, "", usage, true, vec![msg]));
         }
         "error" => {
             let msg = error_message(v.get("message")).or_else(|| error_message(v.get("error")));
-            out.emit(Entry::stderr(
-                ts,
-                msg.unwrap_or_else(|| "codex error (no message)".to_owned()),
-            ));
+            out.emit(Entry::stderr(ts, msg.unwrap_or_else(|| "codex error (no message)".owned())));
         }
         "item.started" | "item.updated" | "item.completed" => {
             let phase = match ty {
@@ -121,7 +120,7 @@ fn parse_item(
         "agent_message" | "plan" | "reasoning" => {}
         "error" => {
             if phase == Phase::Completed {
-                let msg = error_message(item.get("message")).unwrap_or_else(|| "error".to_owned());
+                let msg = error_message(item.get("message")).unwrap_or_else(|| "error".owned());
                 out.emit(Entry::stderr(ts, msg));
             }
         }
@@ -151,7 +150,7 @@ fn tool_item(
 ) {
     let (name, input) = call_of(item, item_ty);
     let id = match nonempty_str(item, "id") {
-        Some(id) => id.to_owned(),
+        Some(id) => id.owned(),
         // No id in the data: one derived from what the call is, the same on both lines.
         None => format!("codex-{item_ty}-{:016x}", key(&name, &common::compact_json(&input))),
     };
@@ -181,7 +180,7 @@ fn tool_item(
 fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
     match item_ty {
         "command_execution" => (
-            "command_execution".to_owned(),
+            "command_execution".owned(),
             object([("command", Some(str_of(item, "command").unwrap_or("").into()))]),
         ),
         "file_change" => {
@@ -190,12 +189,12 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
                     object([("path", Some(path.into())), ("kind", Some(kind.into()))])
                 })
                 .collect();
-            ("file_change".to_owned(), object([("changes", Some(Value::Array(changes)))]))
+            ("file_change".owned(), object([("changes", Some(Value::Array(changes)))]))
         }
         "mcp_tool_call" => {
             let server = str_of(item, "server").unwrap_or("");
             let tool = str_of(item, "tool").unwrap_or("tool");
-            let name = if server.is_empty() { tool.to_owned() } else { format!("{server}.{tool}") };
+            let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args = match item.get("arguments") {
                 None | Some(Value::Null) => json!({}),
                 Some(a) => a.clone(),
@@ -207,16 +206,16 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
                 ("prompt", item.get("prompt").filter(|p| !p.is_null()).cloned()),
                 ("receiver_thread_ids", item.get("receiver_thread_ids").cloned()),
             ]);
-            (str_of(item, "tool").unwrap_or("collab_tool_call").to_owned(), input)
+            (str_of(item, "tool").unwrap_or("collab_tool_call").owned(), input)
         }
         "web_search" => {
             let query = nonempty_str(item, "query")
                 .map(str::to_owned)
                 .or_else(|| item.get("action").map(action_text))
                 .unwrap_or_default();
-            ("web_search".to_owned(), object([("query", Some(query.into()))]))
+            ("web_search".owned(), object([("query", Some(query.into()))]))
         }
-        _ => (item_ty.to_owned(), object([("path", item.get("path").cloned())])),
+        _ => (item_ty.owned(), object([("path", item.get("path").cloned())])),
     }
 }
 
@@ -227,7 +226,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
     match item_ty {
         "command_execution" => {
             let exit = item.get("exit_code").and_then(Value::as_i64);
-            let mut text = str_of(item, "aggregated_output").unwrap_or("").trim_end().to_owned();
+            let mut text = str_of(item, "aggregated_output").unwrap_or("").trim_end().owned();
             match exit {
                 Some(code) if code != 0 => push_line(&mut text, &format!("exit code {code}")),
                 _ if status == "declined" => push_line(&mut text, "command declined"),
@@ -247,7 +246,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
         "mcp_tool_call" => {
             let err = item.get("error").filter(|e| !e.is_null());
             if let Some(e) = err {
-                return (error_message(Some(e)).unwrap_or_else(|| "tool failed".to_owned()), true);
+                return (error_message(Some(e)).unwrap_or_else(|| "tool failed".owned()), true);
             }
             let result = item.get("result").filter(|r| !r.is_null());
             let mut text =
@@ -275,7 +274,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
                 }
             }
             if lines.is_empty() {
-                lines.push(status.to_owned());
+                lines.push(status.owned());
             }
             (lines.join("\n"), failed)
         }
@@ -286,7 +285,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             };
             (text, failed)
         }
-        _ => (if status.is_empty() { "done".to_owned() } else { status.to_owned() }, failed),
+        _ => (if status.is_empty() { "done".owned() } else { status.owned() }, failed),
     }
 }
 
@@ -328,12 +327,12 @@ pub(super) fn action_text(a: &Value) -> String {
             str_of(a, "url").unwrap_or("")
         ),
         "" => String::new(),
-        other => other.to_owned(),
+        other => other.owned(),
     }
 }
 
 fn todo_text(items: Option<&Value>) -> String {
-    let mut text = "todo list:".to_owned();
+    let mut text = "todo list:".owned();
     for it in items.and_then(Value::as_array).into_iter().flatten() {
         let mark = if bool_of(it, "completed") { "[x]" } else { "[ ]" };
         let _ = write!(text, "\n{mark} {}", str_of(it, "text").unwrap_or(""));
@@ -342,7 +341,7 @@ fn todo_text(items: Option<&Value>) -> String {
 }
 
 fn questions_text(v: &Value) -> String {
-    let mut text = "codex asks:".to_owned();
+    let mut text = "codex asks:".owned();
     for q in v.get("questions").and_then(Value::as_array).into_iter().flatten() {
         let header = nonempty_str(q, "header").map(|h| format!("{h}: ")).unwrap_or_default();
         let _ = write!(text, "\n{header}{}", str_of(q, "question").unwrap_or(""));
@@ -372,7 +371,7 @@ pub(super) fn phase_channel(phase: Option<&str>) -> Option<&'static str> {
 pub(super) fn with_item_id(mut e: Entry, id: &str) -> Entry {
     if !id.is_empty() {
         if let Entry::Assistant { item_id, .. } | Entry::Thinking { item_id, .. } = &mut e {
-            *item_id = Some(id.to_owned());
+            *item_id = Some(id.owned());
         }
     }
     e

@@ -10,7 +10,9 @@ use super::events::{self, dup_tag, thinking};
 use super::exec::{action_text, phase_channel, with_item_id};
 use super::{command_text, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
-use crate::formats::common::{self, clip, content_text, nonempty_str, str_of, type_of, Emit};
+use crate::formats::common::{
+    self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
+};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -33,7 +35,7 @@ pub(super) fn parse(
         "compacted" => {
             let summary = str_of(payload, "message").unwrap_or("");
             let text = if summary.is_empty() {
-                "context compacted".to_owned()
+                "context compacted".owned()
             } else {
                 format!("context compacted; summary:\n{summary}")
             };
@@ -142,7 +144,7 @@ pub(super) fn response_item(
             }
         }
         "function_call_output" | "custom_tool_call_output" | "mcp_tool_call_output" => {
-            let id = str_of(p, "call_id").unwrap_or("").to_owned();
+            let id = str_of(p, "call_id").unwrap_or("").owned();
             if first_sighting(&mut state, key("result", &id)) == Some(false) {
                 return;
             }
@@ -174,11 +176,11 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
                     None => json!({}),
                 },
             };
-            (str_of(p, "name").unwrap_or("function").to_owned(), input, call_id)
+            (str_of(p, "name").unwrap_or("function").owned(), input, call_id)
         }
         "custom_tool_call" => {
             let input = p.get("input").cloned().unwrap_or(Value::Null);
-            (str_of(p, "name").unwrap_or("custom_tool").to_owned(), input, call_id)
+            (str_of(p, "name").unwrap_or("custom_tool").owned(), input, call_id)
         }
         "local_shell_call" => {
             let action = p.get("action").unwrap_or(&Value::Null);
@@ -186,7 +188,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
                 ("command", Some(Value::String(command_text(action.get("command"))))),
                 ("workdir", action.get("working_directory").filter(|w| w.is_string()).cloned()),
             ]);
-            ("local_shell".to_owned(), input, call_id)
+            ("local_shell".owned(), input, call_id)
         }
         _ => {
             let action = p.get("action").unwrap_or(&Value::Null);
@@ -194,7 +196,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
                 Some(q) => object([("query", Some(q.into()))]),
                 None => action.clone(),
             };
-            ("web_search".to_owned(), input, call_id)
+            ("web_search".owned(), input, call_id)
         }
     }
 }
@@ -214,7 +216,7 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
             _ => return (nonempty_or(s, "(no output)"), text_output_failed(s), None),
         },
         Some(v) => v,
-        None => return ("(no output)".to_owned(), false, None),
+        None => return ("(no output)".owned(), false, None),
     };
     match v {
         Value::Object(_) => {
@@ -222,7 +224,7 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
                 v.get("output").or_else(|| v.get("content")).map(content_text).unwrap_or_default();
             let meta = v.get("metadata").unwrap_or(&Value::Null);
             let code = meta.get("exit_code").and_then(Value::as_i64);
-            let mut text = body.trim_end().to_owned();
+            let mut text = body.trim_end().owned();
             if let Some(c) = code.filter(|c| *c != 0) {
                 if !text.is_empty() {
                     text.push('\n');
@@ -256,9 +258,9 @@ fn text_output_failed(s: &str) -> bool {
 
 fn nonempty_or(s: &str, fallback: &str) -> String {
     if s.trim().is_empty() {
-        fallback.to_owned()
+        fallback.owned()
     } else {
-        s.to_owned()
+        s.owned()
     }
 }
 
@@ -303,7 +305,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                 return;
             }
             let shown = if images > 0 {
-                format!("{text}\n[{images} image(s)]").trim().to_owned()
+                format!("{text}\n[{images} image(s)]").trim().owned()
             } else {
                 text
             };
@@ -326,9 +328,9 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
 fn block_text(b: &Value) -> String {
     match type_of(b) {
         "input_text" | "output_text" | "text" | "summary_text" => {
-            str_of(b, "text").unwrap_or("").to_owned()
+            str_of(b, "text").unwrap_or("").owned()
         }
-        "input_image" => "[image]".to_owned(),
+        "input_image" => "[image]".owned(),
         _ => content_text(b),
     }
 }

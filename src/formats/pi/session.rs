@@ -12,7 +12,7 @@
 //! `bench/pi-session-before-compaction.jsonl` (pi-mono test fixtures), pi-mono
 //! `packages/agent/src/types.ts` and SessionManager entry types (read via the code index).
 
-use super::super::common::{self, num_of, str_of, type_of, Emit};
+use super::super::common::{self, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::fmt::Write;
@@ -27,8 +27,8 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "session" => {
             let model = match (str_of(v, "provider"), str_of(v, "modelId")) {
                 (Some(p), Some(m)) => format!("{p}/{m}"),
-                (None, Some(m)) => m.to_owned(),
-                _ => "unknown".to_owned(),
+                (None, Some(m)) => m.owned(),
+                _ => "unknown".owned(),
             };
             out.emit(Entry::init(ts, model, str_of(v, "id").unwrap_or("")));
         }
@@ -218,7 +218,7 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
         common::object([("command", Some(command.into()))]),
         Some(id.clone()),
     ));
-    let mut content = str_of(m, "output").unwrap_or("").to_owned();
+    let mut content = str_of(m, "output").unwrap_or("").owned();
     let code = m.get("exitCode").and_then(Value::as_i64);
     let cancelled = m.get("cancelled").and_then(Value::as_bool).unwrap_or(false);
     if let Some(c) = code.filter(|c| *c != 0) {
@@ -230,7 +230,7 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     out.emit(Entry::tool_result(
         ts,
         id,
-        Some("bash".to_owned()),
+        Some("bash".owned()),
         content.trim_start_matches('\n'),
         code.is_some_and(|c| c != 0) || cancelled,
     ));
@@ -265,14 +265,14 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         .into_iter()
         .collect();
     Some(Entry::Result {
-        ts: ts.to_owned(),
+        ts: ts.owned(),
         text: String::new(),
         input_tokens: sum("input"),
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
         cost_usd: (cost * 1e9).round() / 1e9,
-        subtype: reason.to_owned(),
+        subtype: reason.owned(),
         is_error: matches!(reason, "error" | "aborted"),
         errors,
     })
