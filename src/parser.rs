@@ -12,7 +12,7 @@
 //! gives no entry (there is nothing to show).
 
 use crate::entry::Entry;
-use crate::formats::common::Emit;
+use crate::formats::common::{Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
 use serde_json::Value;
 
@@ -182,7 +182,7 @@ impl ToolPairing {
                 Entry::ToolResult { ts, tool_use_id, tool_name, duration_ms, delta, .. } => {
                     let Some(call) = self.calls.get(tool_use_id) else { continue };
                     if tool_name.is_none() {
-                        *tool_name = call.get(0).and_then(Value::as_str).map(str::to_owned);
+                        *tool_name = call.get(0).and_then(Value::as_str).map(str::owned);
                     }
                     if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
                         let called_ms = call.get(1).and_then(Value::as_i64);

@@ -340,7 +340,7 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
     };
     let id = str_of(b, "id")
         .or_else(|| str_of(b, "tool_use_id"))
-        .map(str::to_owned);
+        .map(str::owned);
     Entry::tool_call(ts, name, input, id)
 }
 
@@ -438,7 +438,7 @@ fn error_text(v: &Value) -> String {
         Value::Object(_) => ["message", "error", "code"]
             .iter()
             .find_map(|k| common::nonempty_str(v, k))
-            .map(str::to_owned)
+            .map(str::owned)
             .unwrap_or_else(|| clip(&common::compact_json(v), 300)),
         Value::Null => String::new(),
         other => common::compact_json(other),

@@ -331,7 +331,7 @@ fn tool_result(
     is_error: bool,
     duration_ms: Option<u64>,
 ) -> Entry {
-    let mut e = Entry::tool_result(ts, id, name.map(str::to_owned), content, is_error);
+    let mut e = Entry::tool_result(ts, id, name.map(str::owned), content, is_error);
     if let Entry::ToolResult { duration_ms: d, .. } = &mut e {
         *d = duration_ms;
     }

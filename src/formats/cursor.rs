@@ -252,7 +252,7 @@ fn tool_call(
     let name = tool_name(key, inner);
     let id = str_of(v, "call_id")
         .or_else(|| path(inner, &["args", "toolCallId"]).and_then(Value::as_str))
-        .map(str::to_owned)
+        .map(str::owned)
         .unwrap_or_else(|| format!("cursor-{}", str_of(v, "model_call_id").unwrap_or(&name)));
     let show_call = match state {
         None => !completed,

@@ -276,7 +276,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
         "lifecycle" => match phase {
             "start" => out.emit(Entry::system(ts, "agent run started")),
             "end" => {
-                let mut text = String::from("agent run finished");
+                let mut text = "agent run finished".owned();
                 if data.get("aborted").and_then(Value::as_bool) == Some(true) {
                     text.push_str(" (aborted)");
                 } else if let Some(r) = str_of(data, "stopReason") {
@@ -316,18 +316,18 @@ fn error_text(data: &Value) -> Option<String> {
     match data.get("error") {
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         Some(e @ Value::Object(_)) => str_of(e, "message")
-            .map(str::to_owned)
+            .map(str::owned)
             .or_else(|| Some(common::compact_json(e))),
         _ => str_of(data, "message")
             .filter(|m| !m.is_empty())
-            .map(str::to_owned),
+            .map(str::owned),
     }
 }
 
 fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>) {
     let name = str_of(data, "name").unwrap_or("tool");
     let id = str_of(data, "toolCallId")
-        .map(str::to_owned)
+        .map(str::owned)
         .unwrap_or_else(|| format!("openclaw-{run_id}-{name}"));
     match phase {
         "start" => {

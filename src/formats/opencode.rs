@@ -102,7 +102,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     // Without a callID, the part id is stable and unique per tool part.
     let id = str_of(part, "callID")
         .or_else(|| str_of(part, "id"))
-        .map(str::to_owned)
+        .map(str::owned)
         .unwrap_or_else(|| format!("opencode-{name}"));
     let done = matches!(status, "completed" | "error");
     let (show_call, show_result) = match state {
@@ -127,7 +127,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let is_error = status == "error";
     let content = if is_error {
         str_of(st, "error")
-            .map(str::to_owned)
+            .map(str::owned)
             .unwrap_or_else(|| "tool failed".owned())
     } else {
         let output = match st.get("output") {

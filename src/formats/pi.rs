@@ -176,7 +176,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 ts,
                 name,
                 args,
-                str_of(v, "toolCallId").map(str::to_owned),
+                str_of(v, "toolCallId").map(str::owned),
             ));
         }
         "tool_execution_end" => {
@@ -186,7 +186,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 None => common::content_text(result),
             };
             let is_error = v.get("isError").and_then(Value::as_bool).unwrap_or(false);
-            let name = str_of(v, "toolName").map(str::to_owned);
+            let name = str_of(v, "toolName").map(str::owned);
             out.emit(Entry::tool_result(
                 ts,
                 str_of(v, "toolCallId").unwrap_or(""),
@@ -305,7 +305,7 @@ fn turn_end(v: &Value, ts: &str) -> Entry {
         .get("toolResults")
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
-    let mut text = String::from("turn finished");
+    let mut text = "turn finished".owned();
     match (reason, results) {
         (Some(r), 0) => _ = write!(text, " ({r})"),
         (Some(r), n) => {
@@ -328,7 +328,7 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
     if v.get("aborted").and_then(Value::as_bool).unwrap_or(false) {
         return Entry::system(ts, "context compaction aborted");
     }
-    let mut text = String::from("context compacted");
+    let mut text = "context compacted".owned();
     if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {
         let _ = write!(text, " ({} tokens before)", common::num_text(n));
     }

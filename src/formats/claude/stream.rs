@@ -78,7 +78,7 @@ impl State {
         }
         self.messages.push_back(Streamed {
             id: id.owned(),
-            parent: parent.map(str::to_owned),
+            parent: parent.map(str::owned),
             blocks: Vec::new(),
         });
     }

@@ -210,7 +210,7 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
         }
         "web_search" => {
             let query = nonempty_str(item, "query")
-                .map(str::to_owned)
+                .map(str::owned)
                 .or_else(|| item.get("action").map(action_text))
                 .unwrap_or_default();
             ("web_search".owned(), object([("query", Some(query.into()))]))
@@ -383,7 +383,7 @@ pub(super) fn error_message(v: Option<&Value>) -> Option<String> {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Object(_) => {
             let v = v?;
-            nonempty_str(v, "message").map(str::to_owned).or_else(|| Some(common::compact_json(v)))
+            nonempty_str(v, "message").map(str::owned).or_else(|| Some(common::compact_json(v)))
         }
         _ => None,
     }

@@ -164,7 +164,7 @@ pub(super) fn response_item(
 }
 
 fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
-    let call_id = nonempty_str(p, "call_id").or_else(|| nonempty_str(p, "id")).map(str::to_owned);
+    let call_id = nonempty_str(p, "call_id").or_else(|| nonempty_str(p, "id")).map(str::owned);
     match ty {
         "function_call" => {
             let args = str_of(p, "arguments").unwrap_or("");

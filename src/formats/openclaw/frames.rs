@@ -1,7 +1,7 @@
 //! OpenClaw `res` and `req` frames: compact lines for responses (stderr when `ok` is false),
 //! the user's message for `agent`/`chat.send` requests.
 
-use super::super::common::{self, path, str_of, type_of, Emit};
+use super::super::common::{self, path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -10,7 +10,7 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
         .get("id")
         .map(|i| {
             i.as_str()
-                .map(str::to_owned)
+                .map(str::owned)
                 .unwrap_or_else(|| common::compact_json(i))
         })
         .unwrap_or_default();

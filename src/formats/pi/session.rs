@@ -52,7 +52,7 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
             out.emit(Entry::system(ts, format!("thinking level: {level}")));
         }
         "compaction" => {
-            let mut text = String::from("context compacted");
+            let mut text = "context compacted".owned();
             if let Some(n) = v.get("tokensBefore").and_then(Value::as_f64) {
                 let _ = write!(text, " ({} tokens before)", common::num_text(n));
             }
@@ -192,12 +192,12 @@ fn tool_call(block: &Value, ts: &str) -> Entry {
         .get("arguments")
         .cloned()
         .unwrap_or(Value::Object(Default::default()));
-    Entry::tool_call(ts, name, input, str_of(block, "id").map(str::to_owned))
+    Entry::tool_call(ts, name, input, str_of(block, "id").map(str::owned))
 }
 
 fn tool_result(m: &Value, ts: &str) -> Entry {
     let id = str_of(m, "toolCallId").unwrap_or("");
-    let name = str_of(m, "toolName").map(str::to_owned);
+    let name = str_of(m, "toolName").map(str::owned);
     let content = common::content_text(m.get("content").unwrap_or(&Value::Null));
     Entry::tool_result(
         ts,
@@ -261,7 +261,7 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
     let reason = str_of(last, "stopReason").unwrap_or("stop");
     let errors: Vec<String> = str_of(last, "errorMessage")
         .filter(|s| !s.is_empty())
-        .map(str::to_owned)
+        .map(str::owned)
         .into_iter()
         .collect();
     Some(Entry::Result {
