@@ -106,7 +106,11 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     let bits = x.to_bits();
     let raw_exp = ((bits >> 52) & 0x7ff) as i32;
     let frac = bits & ((1u64 << 52) - 1);
-    let (m, e) = if raw_exp == 0 { (frac, -1074) } else { (frac | (1u64 << 52), raw_exp - 1075) };
+    let (m, e) = if raw_exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), raw_exp - 1075)
+    };
     let mut out = String::new();
     if x.is_sign_negative() {
         out.push('-');
@@ -166,12 +170,56 @@ mod tests {
 
     fn samples() -> Vec<f64> {
         let mut v = vec![
-            0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5, 0.25, 0.35, 0.05, 0.15, 0.45, 0.95, 9.95,
-            99.5, 0.1, 0.2, 0.3, 1e-7, 1.5e-10, 5e-324, 2.2250738585072014e-308, 1e21, 1e22,
-            1e23, 1.7976931348623157e308, 9_007_199_254_740_992.0, 9_007_199_254_740_993.0,
-            4_503_599_627_370_497.5, 123_456.789, 0.0025399999999999997, 1.234e15, 1.234e16,
-            1.234e17, 1e-5, 1e-6, 170_251.0, 1_250_000.0, 1.25, 0.125, 12.345, -0.04, -0.4,
-            0.999_999_9, 0.049_999_999_999_999_996, 999_999.95, 0.873, 0.5049999, 73.0 / 7.0,
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            0.25,
+            0.35,
+            0.05,
+            0.15,
+            0.45,
+            0.95,
+            9.95,
+            99.5,
+            0.1,
+            0.2,
+            0.3,
+            1e-7,
+            1.5e-10,
+            5e-324,
+            2.2250738585072014e-308,
+            1e21,
+            1e22,
+            1e23,
+            1.7976931348623157e308,
+            9_007_199_254_740_992.0,
+            9_007_199_254_740_993.0,
+            4_503_599_627_370_497.5,
+            123_456.789,
+            0.0025399999999999997,
+            1.234e15,
+            1.234e16,
+            1.234e17,
+            1e-5,
+            1e-6,
+            170_251.0,
+            1_250_000.0,
+            1.25,
+            0.125,
+            12.345,
+            -0.04,
+            -0.4,
+            0.999_999_9,
+            0.049_999_999_999_999_996,
+            999_999.95,
+            0.873,
+            0.5049999,
+            73.0 / 7.0,
         ];
         let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
         for i in 0..4000 {
@@ -198,12 +246,18 @@ mod tests {
         }
         assert_eq!(num_text(f64::NAN), format!("{}", f64::NAN));
         assert_eq!(num_text(f64::INFINITY), format!("{}", f64::INFINITY));
-        assert_eq!(num_text(f64::NEG_INFINITY), format!("{}", f64::NEG_INFINITY));
+        assert_eq!(
+            num_text(f64::NEG_INFINITY),
+            format!("{}", f64::NEG_INFINITY)
+        );
     }
 
     #[test]
     fn fixed_matches_precision_format() {
-        for x in samples().into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY]) {
+        for x in samples()
+            .into_iter()
+            .chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY])
+        {
             assert_eq!(fixed(x, 0), format!("{x:.0}"), "{x:e}");
             assert_eq!(fixed(x, 1), format!("{x:.1}"), "{x:e}");
             assert_eq!(fixed(x, 2), format!("{x:.2}"), "{x:e}");
