@@ -139,6 +139,7 @@ impl Format {
         }
     }
 
+    #[cfg_attr(not(feature = "runtimes"), allow(unused_variables))]
     pub fn detect(self, v: &Value) -> Confidence {
         match self {
             #[cfg(feature = "claude")]
