@@ -8,7 +8,6 @@
 //! (src/bin/mutate.rs).
 
 #[path = "../../tests/support_robust/mod.rs"]
-#[allow(dead_code)]
 pub mod support;
 
 use agentlines::{entries_to_json, parse_line, parse_line_as, Entry, Format, StdoutParser};
@@ -16,7 +15,10 @@ use support::{check_entries, is_blank, ki1_json_behind_controls, may_be_invisibl
 
 const TS: &str = "2026-01-01T00:00:00.000Z";
 
-pub const TARGETS: &[(&str, fn(&[u8]))] =
+/// A fuzz target body: raw bytes in, a panic when an invariant breaks.
+pub type Target = fn(&[u8]);
+
+pub const TARGETS: &[(&str, Target)] =
     &[("parse_line", parse_line_target), ("stateful", stateful), ("chunks", chunks), ("api_call", api_call)];
 
 const FORMATS: [Format; 9] = [
