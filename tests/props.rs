@@ -56,12 +56,20 @@ fn corpus_data() -> &'static Corpus {
 /// Every stateless invariant for one line, autodetected and forced through `forced`.
 /// `Err` names the broken one.
 fn check_line(line: &str, forced: &[Format]) -> Result<(), String> {
+    check_line_with(line, forced, true)
+}
+
+/// `must_show`: enforce "at least one entry". Mutated or generated JSON objects are checked
+/// for everything else only: a known event whose carrier field was deleted or renamed (a
+/// `message` key turned into `lessage`) may show nothing (see docs/robustness.md, "Dropped
+/// malformed events").
+fn check_line_with(line: &str, forced: &[Format], must_show: bool) -> Result<(), String> {
     if ki1_json_behind_controls(line) {
         return Ok(()); // known issue KI-1 (see support_robust); tests/hostile.rs pins it
     }
     let a = parse_line(line, TS);
     let json = check_entries(&a)?;
-    if !is_blank(line) && a.is_empty() && may_be_invisible(line).is_none() {
+    if must_show && !is_blank(line) && a.is_empty() && may_be_invisible(line).is_none() {
         return Err("non-blank line gave no entries (not a documented invisible kind)".into());
     }
     if is_blank(line) && !a.is_empty() {
@@ -82,6 +90,13 @@ fn check_line(line: &str, forced: &[Format]) -> Result<(), String> {
 
 fn check_stateless(line: &str) -> Result<(), String> {
     check_line(line, &ALL_FORMATS)
+}
+
+/// Stateless checks for a mutated or generated line: "at least one entry" is enforced unless
+/// the line is still a JSON object (then its shape may have lost what its runtime reads).
+fn check_mutated(line: &str) -> Result<(), String> {
+    let json_object = serde_json::from_str::<Value>(line.trim()).is_ok_and(|v| v.is_object());
+    check_line_with(line, &ALL_FORMATS, !json_object)
 }
 
 /// Stateful invariants over a sequence: entries valid; a reset parser and a fresh parser
@@ -161,8 +176,14 @@ fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
 
+/// A fixed seed so `make test` is repeatable; `PROPTEST_RNG_SEED=n` explores other inputs.
+fn seed() -> proptest::test_runner::RngSeed {
+    let n = std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_a9e7);
+    proptest::test_runner::RngSeed::Fixed(n)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(2000), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2000), failure_persistence: None, rng_seed: seed(), ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_text_never_breaks(line in ".{0,200}") {
@@ -184,7 +205,7 @@ proptest! {
             other => serde_json::json!({"type": other}),
         };
         let line = v.to_string();
-        check_stateless(&line).map_err(|e| fail(&line, e))?;
+        check_mutated(&line).map_err(|e| fail(&line, e))?;
     }
 
     #[test]
@@ -197,12 +218,12 @@ proptest! {
         for (op, a, b, x) in ops {
             line = mutate(&line, op, a, b, x, &c.pool);
         }
-        check_stateless(&line).map_err(|e| fail(&line, e))?;
+        check_mutated(&line).map_err(|e| fail(&line, e))?;
     }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(300), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(300), failure_persistence: None, rng_seed: seed(), ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_streams_keep_stateful_invariants(

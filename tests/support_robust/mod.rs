@@ -31,6 +31,7 @@ pub const SEEDS: &[&str] = &[
     r#"{"type":"message","role":"assistant","content":"hi","delta":true}"#,
     "\u{1b}[31merror:\u{1b}[0m something broke",
     "plain text line",
+    r#"{"type":"assistant","message":"API key invalid or expired","session_id":"s","model_call_id":"m","timestamp_ms":1770823845357}"#,
     r#"{"type":"message","timestamp":"2025-01-01T00:00:00.000Z","role":"assistant","content":"","delta":true}"#,
     r#"{"type":"text","timestamp":1,"sessionID":"s","part":{"type":"text","text":"  "}}"#,
 ];
@@ -463,7 +464,7 @@ pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
 }
 
 pub fn clip(s: &str) -> String {
-    match s.char_indices().nth(300) {
+    match s.char_indices().nth(std::env::var("CLIP").ok().and_then(|v| v.parse().ok()).unwrap_or(300)) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_owned(),
     }
@@ -711,7 +712,11 @@ fn has_content(v: &Value, key: Option<&str>) -> bool {
         // Words of four characters or fewer ("user", "ok", "1") say nothing on their own.
         Value::String(s) => {
             let meta = key.is_some_and(|k| META_KEYS.contains(&k) || k.ends_with("_id") || k.ends_with("Id") || k.ends_with("ID"));
-            s.trim().chars().count() > 4 && !meta
+            // An identifier (no blank, a digit, only id characters) is not text either.
+            let ident = !s.is_empty()
+                && s.chars().any(|c| c.is_ascii_digit())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_:.".contains(c));
+            s.trim().chars().count() > 4 && !meta && !ident
         }
         Value::Object(m) => m.iter().any(|(k, x)| has_content(x, Some(k))),
         Value::Array(a) => a.iter().any(|x| has_content(x, key)),
