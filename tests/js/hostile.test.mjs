@@ -6,7 +6,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, fixtures, linesOf } from "./host.mjs";
 import { loadWithProbe } from "./robust-util.mjs";
@@ -153,7 +153,8 @@ test("a million tiny lines in one chunk, and unmatched tool calls keep memory fl
 
 test("stateless: native and wasm give the same entries for every fixture line", () => {
   const bin = join(root, "target", "debug", process.platform === "win32" ? "agentlines.exe" : "agentlines");
-  if (!existsSync(bin)) execFileSync("cargo", ["build", "--quiet", "--bin", "agentlines"], { cwd: root, stdio: "inherit" });
+  // Always (a no-op when fresh): a stale binary would compare old native output with new wasm.
+  execFileSync("cargo", ["build", "--quiet", "--bin", "agentlines"], { cwd: root, stdio: "inherit" });
   let lines = 0;
   for (const fx of fixtures()) {
     const input = readFileSync(fx.input, "utf8");
