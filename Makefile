@@ -76,5 +76,9 @@ bench: dist
 bench-host: dist
 	node bench/host.mjs
 
+# Coverage-guided fuzzing of the core, FUZZ_SECONDS per target (default 60); not in `test`.
+fuzz:
+	scripts/fuzz.sh
+
 clean:
 	rm -rf dist pkg $(WASM_OUT) tests/wasm_goldens.in

@@ -23,8 +23,9 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 pub const OVERLONG_KEEP_BYTES: usize = 64 * 1024;
 /// Tool calls remembered for pairing (oldest evicted first).
 pub const MAX_PENDING_CALLS: usize = 4096;
-/// Largest partial line `parse_chunk` keeps waiting for its newline; past it the partial
-/// line is handed on as a line of its own (and then cut by `MAX_LINE_BYTES`).
+/// Largest partial line `parse_chunk` keeps waiting for its newline; past it only the
+/// line's first `OVERLONG_KEEP_BYTES` and its length are kept, and at its newline it gives
+/// exactly what `parse_line` gives for the whole over-long line.
 pub const MAX_PARTIAL_BYTES: usize = MAX_LINE_BYTES + 1;
 
 /// Stateless: the entries for one line, runtime detected from this line alone.
@@ -56,20 +57,7 @@ fn parse_line_into(
         return None;
     }
     if line.len() > MAX_LINE_BYTES {
-        let mut cut = OVERLONG_KEEP_BYTES;
-        while !line.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        out.emit(Entry::system(
-            ts,
-            format!(
-                "line of {} bytes is over the {} MB limit; showing its first {} KB",
-                line.len(),
-                MAX_LINE_BYTES / (1024 * 1024),
-                OVERLONG_KEEP_BYTES / 1024
-            ),
-        ));
-        out.emit(Entry::stdout(ts, &line[..cut]));
+        overlong_entries(line.len(), line, ts, out);
         return None;
     }
     let Some(value) = common::parse_object(line) else {
@@ -90,6 +78,57 @@ fn parse_line_into(
         None => {
             out.emit(common::unknown_event(ts, "", &value));
             None
+        }
+    }
+}
+
+/// What an over-long line of `len` bytes (after its trailing CR) shows: a notice and the
+/// first `OVERLONG_KEEP_BYTES` of `head` (cut on a char boundary).
+fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
+    let mut cut = OVERLONG_KEEP_BYTES.min(head.len());
+    while !head.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.emit(Entry::system(
+        ts,
+        format!(
+            "line of {} bytes is over the {} MB limit; showing its first {} KB",
+            len,
+            MAX_LINE_BYTES / (1024 * 1024),
+            OVERLONG_KEEP_BYTES / 1024
+        ),
+    ));
+    out.emit(Entry::stdout(ts, &head[..cut]));
+}
+
+/// An over-long line still arriving through `parse_chunk`: its head and length only.
+#[derive(Debug, Default)]
+struct Overlong {
+    head: String,
+    len: usize,
+    blank: bool,
+    cr: bool,
+}
+
+impl Overlong {
+    fn add(&mut self, s: &str) {
+        if self.head.len() <= OVERLONG_KEEP_BYTES {
+            let mut take = (OVERLONG_KEEP_BYTES + 4 - self.head.len()).min(s.len());
+            while !s.is_char_boundary(take) {
+                take -= 1;
+            }
+            self.head.push_str(&s[..take]);
+        }
+        self.len += s.len();
+        self.blank = self.blank && s.trim().is_empty();
+        if !s.is_empty() {
+            self.cr = s.ends_with('\r');
+        }
+    }
+
+    fn finish(self, ts: &str, out: &mut Vec<Entry>) {
+        if !self.blank {
+            overlong_entries(self.len - usize::from(self.cr), &self.head, ts, out);
         }
     }
 }
@@ -239,6 +278,8 @@ pub struct StdoutParser {
     states: States,
     pairing: ToolPairing,
     partial: String,
+    /// Set while a line past `MAX_PARTIAL_BYTES` is arriving (then `partial` is empty).
+    overlong: Option<Overlong>,
 }
 
 impl StdoutParser {
@@ -290,7 +331,10 @@ impl StdoutParser {
         while let Some(nl) = rest.find('\n') {
             let piece = &rest[..nl];
             rest = &rest[nl + 1..];
-            if self.partial.is_empty() {
+            if let Some(mut long) = self.overlong.take() {
+                long.add(piece);
+                long.finish(ts, &mut out);
+            } else if self.partial.is_empty() {
                 self.parse_line_into(piece, ts, &mut out);
             } else {
                 let mut line = std::mem::take(&mut self.partial);
@@ -298,10 +342,16 @@ impl StdoutParser {
                 self.parse_line_into(&line, ts, &mut out);
             }
         }
-        self.partial.push_str(rest);
-        if self.partial.len() >= MAX_PARTIAL_BYTES {
-            let line = std::mem::take(&mut self.partial);
-            self.parse_line_into(&line, ts, &mut out);
+        match &mut self.overlong {
+            Some(long) => long.add(rest),
+            None => {
+                self.partial.push_str(rest);
+                if self.partial.len() >= MAX_PARTIAL_BYTES {
+                    let mut long = Overlong { blank: true, ..Overlong::default() };
+                    long.add(&std::mem::take(&mut self.partial));
+                    self.overlong = Some(long);
+                }
+            }
         }
         out
     }
@@ -309,6 +359,9 @@ impl StdoutParser {
     /// Parses what is left after the last newline (end of stream).
     pub fn flush(&mut self, ts: &str) -> Vec<Entry> {
         let mut out = Vec::new();
+        if let Some(long) = self.overlong.take() {
+            long.finish(ts, &mut out);
+        }
         if !self.partial.is_empty() {
             let line = std::mem::take(&mut self.partial);
             self.parse_line_into(&line, ts, &mut out);
@@ -485,5 +538,31 @@ mod tests {
             );
             assert_eq!(seen.get(), lines, "{text:?}");
         }
+    }
+
+    #[test]
+    fn overlong_line_in_chunks_is_the_same_as_whole() {
+        let mut line = "é".repeat(MAX_LINE_BYTES / 2 + 7);
+        line.push('\r');
+        let whole = parse_line(&line, "t");
+        let mut p = StdoutParser::new();
+        let mut got = Vec::new();
+        let bytes = line.len();
+        let mut i = 0;
+        while i < bytes {
+            let mut j = (i + 999_999).min(bytes);
+            while !line.is_char_boundary(j) {
+                j += 1;
+            }
+            got.extend(p.parse_chunk(&line[i..j], "t"));
+            i = j;
+        }
+        assert!(got.is_empty());
+        got.extend(p.parse_chunk("\nnext\n", "t"));
+        assert_eq!(got.len(), 3);
+        assert_eq!(&got[..2], &whole[..]);
+        assert!(p.partial.capacity() <= OVERLONG_KEEP_BYTES * 2 && p.overlong.is_none());
+        let blank = " ".repeat(MAX_LINE_BYTES + 2);
+        assert!(p.parse_chunk(&blank, "t").is_empty() && p.flush("t").is_empty());
     }
 }

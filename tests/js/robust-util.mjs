@@ -1,0 +1,103 @@
+// Shared by the robustness tests (hostile, million, trap): loading a built ui-parser file
+// the host's way with test-only accessors appended, a seeded PRNG, corpus lines, and the
+// checks every answer must pass.
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { root, loadHostStyle, linesOf } from "./host.mjs";
+
+/** Loads a ui-parser file host-style, plus test-only accessors (nothing is added to the
+ * package): __memBytes() = the wasm memory size (0 before the first call), __gen() = how
+ * many instances were created (a trap makes the next call create a new one). */
+export function loadWithProbe(path) {
+  const src = readFileSync(path, "utf8") +
+    "\nmodule.exports.__memBytes = function () { return alWasm === null ? 0 : alWasm.x.memory.buffer.byteLength; };" +
+    "\nmodule.exports.__gen = function () { return alGen; };\n";
+  return loadHostStyle(src);
+}
+
+/** xorshift32: deterministic runs. */
+export function rng(seed = 0x9e3779b9) {
+  let s = seed >>> 0 || 1;
+  const next = () => {
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    return s;
+  };
+  next.below = (n) => (n <= 0 ? 0 : next() % n);
+  next.pick = (arr) => arr[next() % arr.length];
+  return next;
+}
+
+function inputFiles(dir, out) {
+  if (!existsSync(dir)) return;
+  for (const f of readdirSync(dir).sort()) {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) inputFiles(p, out);
+    else if (/\.(jsonl|ndjson|json|txt|log)$/.test(f) && !f.includes(".expected.")) out.push(p);
+  }
+}
+
+/** Distinct non-blank lines of tests/fixtures (and the shared corpus when present), each at
+ * most maxLen characters. */
+export function corpusLines(maxLen = 16384) {
+  const files = [];
+  inputFiles(join(root, "tests", "fixtures"), files);
+  inputFiles(process.env.AGENTLINES_CORPUS ?? "/work/shared/corpus", files);
+  const seen = new Set();
+  for (const f of files) {
+    for (const l of linesOf(readFileSync(f, "utf8"))) {
+      if (l.trim() !== "" && l.length <= maxLen) seen.add(l);
+    }
+  }
+  return [...seen];
+}
+
+/** The input line shown raw: a stdout/stderr text that JSON.parse reads as an object which
+ * is the line's own JSON (or which appeared out of a line that is not JSON itself). A
+ * sub-object a module shows as compact JSON (an error object, a tool input) is not counted. */
+export function rawJsonEvent(entry, line) {
+  if (entry.kind !== "stdout" && entry.kind !== "stderr") return false;
+  const t = entry.text.trim();
+  if (!t.startsWith("{")) return false;
+  let v;
+  try {
+    v = JSON.parse(t);
+  } catch {
+    return false;
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  let whole;
+  try {
+    whole = JSON.parse(line);
+  } catch {
+    return "type" in v; // an event that surfaced out of a line that is not JSON itself
+  }
+  return JSON.stringify(whole) === JSON.stringify(v);
+}
+
+// ESC sequences and C0/C1 controls removed (approximation of the plain module's cleaner).
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b[ -/]*[0-~]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Known issue KI-1 (docs/robustness.md): JSON behind control characters or escapes. */
+export function isKI1(line) {
+  const cleaned = line.replace(ESCAPES, "");
+  if (cleaned === line) return false;
+  try {
+    const v = JSON.parse(cleaned.trim());
+    return v !== null && typeof v === "object";
+  } catch {
+    return false;
+  }
+}
+
+/** Known issue KI-2: JSON that JSON.parse accepts and serde_json refuses (lone surrogate
+ * escapes, numbers past f64), shown as text. */
+export function isKI2(line) {
+  try {
+    JSON.parse(line);
+  } catch {
+    return false;
+  }
+  return /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(line) || /\d[eE][+]?\d{3,}/.test(line) || /\d{309,}/.test(line);
+}
