@@ -3,7 +3,9 @@
 
 WASM_TARGET := wasm32-unknown-unknown
 WASM_RAW    := target/$(WASM_TARGET)/wasm/agentlines.wasm
-WASM_OPT    := target/agentlines.opt.wasm
+WASM_OUT    := target/pkg-wasm
+# One runtime per file in dist/<runtime>/ (cargo features).
+RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp
 # rustc's default wasm features, which binaryen 108 must be told about.
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
                   --enable-mutable-globals --strip-debug --strip-producers
@@ -20,11 +22,21 @@ setup:
 setup-browser:
 	@scripts/setup.sh --browser
 
-# The npm package: wasm core -> wasm-opt -> dist/ and pkg/, then checked.
+# The npm package: wasm builds -> wasm-opt -> dist/ and pkg/, then checked.
+# host.wasm: every runtime, no readers (the files the host loads); full.wasm: everything
+# (the adapter-author entry); <runtime>.wasm: one runtime each.
 dist: setup
+	@mkdir -p $(WASM_OUT)
+	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes
+	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host.wasm
 	cargo build --lib --target $(WASM_TARGET) --profile wasm
-	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OPT)
-	node scripts/assemble.mjs $(WASM_OPT)
+	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/full.wasm
+	@for r in $(RUNTIMES); do \
+	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r || exit 1; \
+	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r.wasm || exit 1; \
+	done
+	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --full $(WASM_OUT)/full.wasm \
+	  $(foreach r,$(RUNTIMES),--runtime $(r)=$(WASM_OUT)/$(r).wasm)
 	node scripts/check-package.mjs
 
 check:
@@ -64,4 +76,4 @@ bench-host: dist
 	node bench/host.mjs
 
 clean:
-	rm -rf dist pkg target/agentlines.opt.wasm tests/wasm_goldens.in
+	rm -rf dist pkg $(WASM_OUT) tests/wasm_goldens.in

@@ -9,8 +9,17 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host.mjs";
 
-// Budgets in gzip bytes (README "Size"): the full parser with every runtime.
+// Budgets in gzip bytes (README "Size"): the parser with every runtime, and each
+// per-runtime build in dist/<runtime>/.
+const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp"];
 const BUDGET = { "dist/ui-parser.js": 120 * 1024, "dist/ui-parser.stateless.js": 120 * 1024 };
+// The per-runtime target (45 KB gzip) is not met yet (README "Size" says by how much and
+// why): it is reported on every build, and fails the check only past this hard ceiling.
+const RUNTIME_TARGET = 45 * 1024;
+for (const r of RUNTIMES) {
+  BUDGET[`dist/${r}/ui-parser.js`] = 64 * 1024;
+  BUDGET[`dist/${r}/ui-parser.stateless.js`] = 64 * 1024;
+}
 
 const errors = [];
 const rows = [];
@@ -23,7 +32,8 @@ for (const [file, budget] of Object.entries(BUDGET)) {
   const src = readFileSync(path, "utf8");
   for (const f of scanForHost(src)) errors.push(`${file}:${f.line}: the host would refuse it (${f.rule})`);
   const gz = gzipSync(src, { level: 9 }).length;
-  rows.push(`${file}: ${src.length} bytes, ${gz} gzip (budget ${budget})`);
+  const target = file.split("/").length === 3 && gz > RUNTIME_TARGET ? ` — over the ${RUNTIME_TARGET} target` : "";
+  rows.push(`${file}: ${src.length} bytes, ${gz} gzip (budget ${budget})${target}`);
   if (gz > budget) errors.push(`${file}: ${gz} gzip bytes is over the ${budget} budget`);
   let mod;
   try {
@@ -36,7 +46,9 @@ for (const [file, budget] of Object.entries(BUDGET)) {
     continue;
   }
   const stateful = typeof mod.createStdoutParser === "function";
-  for (const p of replayGoldens(mod, { stateful })) errors.push(`${file}: ${p}`);
+  // A per-runtime build replays its own runtime's goldens; the full build replays them all.
+  const only = file.split("/").length === 3 ? file.split("/")[1] : null;
+  for (const p of replayGoldens(mod, { stateful, only })) errors.push(`${file}: ${p}`);
 }
 
 const pkgPath = join(root, "pkg", "package.json");

@@ -11,7 +11,10 @@ use serde_json::{json, Value};
 pub type Dispatch = fn(name: &str, args: &[Value]) -> Option<Result<Value, String>>;
 
 /// Every module that exports functions to JS, asked in turn.
-const MODULES: &[Dispatch] = &[];
+const MODULES: &[Dispatch] = &[
+    #[cfg(feature = "readers")]
+    crate::sessions::api::dispatch,
+];
 
 /// Calls `name` with `args_json` (a JSON array) and returns the JSON answer.
 pub fn call(name: &str, args_json: &str) -> String {

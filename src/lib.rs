@@ -10,6 +10,12 @@ pub mod api;
 pub mod entry;
 pub mod formats;
 pub mod parser;
+/// Claude Code session-file items and selections (@ccmsg vocabulary).
+#[cfg(feature = "readers")]
+pub mod items;
+/// Normalized sessions from whole session files (@molecule/api-agent-transcript).
+#[cfg(feature = "readers")]
+pub mod sessions;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -166,6 +166,15 @@ struct ToolPairing {
 
 impl ToolPairing {
     fn observe(&mut self, entries: &mut [Entry]) {
+        // A call and its result from the same line (a runtime that reports both at once, or
+        // a call the stateful parser re-created for a lone result) have no measurable gap.
+        let mut same_line: Vec<&str> = Vec::new();
+        for e in entries.iter() {
+            if let Entry::ToolCall { tool_use_id: Some(id), .. } = e {
+                same_line.push(id);
+            }
+        }
+        let same_line: Vec<String> = same_line.into_iter().map(str::to_owned).collect();
         for e in entries.iter_mut() {
             match e {
                 Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
@@ -185,7 +194,7 @@ impl ToolPairing {
                     if tool_name.is_none() {
                         *tool_name = Some(call.name.clone());
                     }
-                    if duration_ms.is_none() {
+                    if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
                         if let (Some(start), Some(end)) = (call.called_ms, parse_ts_ms(ts)) {
                             if end >= start {
                                 *duration_ms = Some((end - start) as u64);

@@ -1,16 +1,447 @@
-//! TODO(stub): claude runtime. Replaced by the real module.
+//! Claude Code (and Qwen Code, which prints the same shape).
+//!
+//! Reads two things through one parser:
+//! - `claude -p --output-format stream-json --verbose` stdout (optionally with
+//!   `--include-partial-messages`, which adds `stream_event` lines), and Qwen Code's
+//!   `--output-format stream-json`, which copies it;
+//! - Claude Code session files (`~/.claude/projects/<project>/<session>.jsonl`), which hold
+//!   the same `user`/`assistant` records plus bookkeeping (`progress`,
+//!   `file-history-snapshot`, `queue-operation`, `summary`, …).
+//!
+//! Evidence: real captures and session files listed in `tests/fixtures/claude/PROVENANCE.md`
+//! (Claude Code 1.0.56 to 2.1.284), the Agent SDK's published `sdk.d.ts` message union
+//! (`SDKMessage`: system subtypes, `rate_limit_event`, `tool_progress`, `auth_status`,
+//! `stream_event` = `SDKPartialAssistantMessage`) and the Messages API streaming events.
+//! The event → entry table is in `docs/formats/claude.md`.
+//!
+//! Layout: this file reads messages (content blocks, results) and detects; `claude/system.rs`
+//! turns `system` subtypes into short `system` entries, `claude/notice.rs` the other
+//! non-message lines (stream-json extras, session bookkeeping, `progress`), `claude/text.rs`
+//! holds the injected-tag reader and formatting helpers, and `claude/stream.rs` handles
+//! `stream_event` and the stateful de-duplication of streamed or repeated text.
 
-use super::common::{self, Confidence};
+mod notice;
+mod stream;
+mod system;
+mod text;
+
+pub use stream::State;
+
+use super::common::{self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence};
 use crate::entry::Entry;
 use serde_json::Value;
 
-#[derive(Debug, Default)]
-pub struct State {}
-
-pub fn detect(_v: &Value) -> Confidence {
-    Confidence::No
+/// Whether a line is Claude's. `Sure` only for marks no other runtime prints (Cursor and
+/// Amp print Claude-like lines too; Amp's session ids start with `T-`).
+pub fn detect(v: &Value) -> Confidence {
+    let amp_like = str_of(v, "session_id").is_some_and(|s| s.starts_with("T-"));
+    let sure_unless_amp = if amp_like {
+        Confidence::Maybe
+    } else {
+        Confidence::Sure
+    };
+    match type_of(v) {
+        "stream_event" | "rate_limit_event" | "tool_progress" | "auth_status"
+        | "tool_use_summary" | "prompt_suggestion" | "active_goal" => Confidence::Sure,
+        "keep_alive" | "control_request" | "control_response" | "control_cancel_request" => {
+            Confidence::Maybe
+        }
+        t if notice::is_session_bookkeeping(t) => Confidence::Sure,
+        "progress" if v.get("data").is_some_and(Value::is_object) => Confidence::Sure,
+        "summary" if v.get("leafUuid").is_some() => Confidence::Sure,
+        "attachment" if v.get("attachment").is_some_and(Value::is_object) => Confidence::Sure,
+        "system" => match str_of(v, "subtype").unwrap_or("") {
+            "init" => {
+                let has = |k: &str| v.get(k).is_some();
+                let marked = has("claude_code_version")
+                    || has("qwen_code_version")
+                    || has("slash_commands")
+                    || has("output_style")
+                    || (has("tools") && (has("apiKeySource") || has("permissionMode")));
+                if marked {
+                    sure_unless_amp
+                } else {
+                    Confidence::Maybe
+                }
+            }
+            s if system::is_claude_subtype(s) => sure_unless_amp,
+            _ => Confidence::Maybe,
+        },
+        "assistant" | "user" => {
+            if !v.get("message").is_some_and(Value::is_object) {
+                return Confidence::No;
+            }
+            let has = |k: &str| v.get(k).is_some();
+            // Session files (camelCase sessionId + uuid) and stream-json lines (session_id
+            // with uuid or the parent_tool_use_id key) are Claude's own.
+            if (has("sessionId") && has("uuid"))
+                || (has("session_id") && (has("uuid") || has("parent_tool_use_id")))
+            {
+                sure_unless_amp
+            } else {
+                Confidence::Maybe
+            }
+        }
+        "result" => {
+            let has = |k: &str| v.get(k).is_some();
+            if has("total_cost_usd") || has("modelUsage") || has("permission_denials") {
+                sure_unless_amp
+            } else {
+                Confidence::Maybe
+            }
+        }
+        _ => Confidence::No,
+    }
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut State>, out: &mut Vec<Entry>) {
-    out.push(common::unknown_event(ts, "claude", v));
+pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    parse_as("claude", v, ts, state, out);
 }
+
+/// The parser proper; `runtime` names the runtime in fallback notices (Amp reuses it).
+pub(crate) fn parse_as(
+    runtime: &str,
+    v: &Value,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    match type_of(v) {
+        "system" => system::system(v, ts, out),
+        ty @ ("assistant" | "user") => {
+            let parent = str_of(v, "parent_tool_use_id");
+            message_line(runtime, v, ty, parent, ts, state, out);
+        }
+        "result" => out.push(result_entry(v, ts)),
+        "stream_event" => stream::stream_event(v, ts, state, out),
+        "progress" => notice::progress(runtime, v, ts, out),
+        _ => {
+            if !notice::notice(v, ts, out) {
+                out.push(common::unknown_event(ts, runtime, v));
+            }
+        }
+    }
+}
+
+/// Entries of one `user`/`assistant` record (`rec` holds `message` and the line flags).
+/// Also used for the subagent messages nested in session-file `agent_progress` lines.
+fn message_line(
+    runtime: &str,
+    rec: &Value,
+    role: &str,
+    parent: Option<&str>,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    let start = out.len();
+    let Some(msg) = rec.get("message").filter(|m| m.is_object()) else {
+        out.push(common::unknown_event(ts, runtime, rec));
+        return;
+    };
+    let assistant = role == "assistant";
+    if assistant {
+        // SDKAssistantMessage.error: the API call behind this message failed.
+        if let Some(err) = str_of(rec, "error") {
+            out.push(Entry::system(ts, format!("API error: {err}")));
+        }
+    }
+    let flags = UserFlags::of(rec);
+    let msg_id = str_of(msg, "id");
+    let mut hidden_thinking = false;
+    match msg.get("content") {
+        Some(Value::String(s)) => {
+            if assistant {
+                push_assistant_text(s, msg_id, parent, ts, state.as_deref_mut(), out);
+            } else {
+                user_text(s, flags, parent, ts, out);
+            }
+        }
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                if assistant {
+                    let st = state.as_deref_mut();
+                    hidden_thinking |= assistant_block(b, msg_id, parent, ts, st, out);
+                } else {
+                    user_block(b, flags, parent, ts, out);
+                }
+            }
+        }
+        None | Some(Value::Null) => {}
+        Some(other) => out.push(Entry::system(
+            ts,
+            format!("{role}: {}", clip(&content_text(other), 300)),
+        )),
+    }
+    if out.len() == start && hidden_thinking {
+        // Claude Code often sends thinking as an empty string with only a signature:
+        // say that the model thought, so the line is not silently lost.
+        out.push(Entry::thinking(ts, "[thinking not shown]").with_parent(parent));
+    }
+}
+
+/// Line-level flags of a user record that change how its text reads.
+#[derive(Clone, Copy)]
+struct UserFlags {
+    meta: bool,
+    synthetic: bool,
+    compact_summary: bool,
+}
+
+impl UserFlags {
+    fn of(rec: &Value) -> UserFlags {
+        UserFlags {
+            meta: bool_of(rec, "isMeta"),
+            synthetic: bool_of(rec, "isSynthetic"),
+            compact_summary: bool_of(rec, "isCompactSummary"),
+        }
+    }
+}
+
+/// An assistant content block. Returns true for a thinking block with no visible text.
+fn assistant_block(
+    b: &Value,
+    msg_id: Option<&str>,
+    parent: Option<&str>,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) -> bool {
+    match type_of(b) {
+        "text" => {
+            if let Some(t) = str_of(b, "text") {
+                push_assistant_text(t, msg_id, parent, ts, state, out);
+            }
+        }
+        "thinking" => {
+            let t = str_of(b, "thinking").unwrap_or("");
+            if t.trim().is_empty() {
+                return true;
+            }
+            if !state.is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::Thinking, t)) {
+                out.push(Entry::thinking(ts, t).with_parent(parent));
+            }
+        }
+        "redacted_thinking" => {
+            out.push(Entry::thinking(ts, "[redacted thinking]").with_parent(parent))
+        }
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+            let id = str_of(b, "id").unwrap_or("");
+            if id.is_empty()
+                || !state
+                    .is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::ToolUse, id))
+            {
+                out.push(tool_call(b, ts).with_parent(parent));
+            }
+        }
+        "tool_result" => out.push(tool_result(b, ts).with_parent(parent)),
+        t if t.ends_with("_tool_result") => out.push(server_tool_result(b, ts).with_parent(parent)),
+        "image" | "document" => out.push(Entry::assistant(ts, content_text(b)).with_parent(parent)),
+        other => out.push(Entry::system(ts, format!("[{} block]", block_name(other)))),
+    }
+    false
+}
+
+fn push_assistant_text(
+    t: &str,
+    msg_id: Option<&str>,
+    parent: Option<&str>,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    // Whitespace-only text ("\n\n" blocks in session files) shows nothing: skipped.
+    if t.trim().is_empty() {
+        return;
+    }
+    if !state.is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::Text, t)) {
+        out.push(Entry::assistant(ts, t).with_parent(parent));
+    }
+}
+
+fn user_block(b: &Value, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mut Vec<Entry>) {
+    match type_of(b) {
+        "text" => {
+            if let Some(t) = str_of(b, "text") {
+                user_text(t, flags, parent, ts, out);
+            }
+        }
+        "tool_result" => out.push(tool_result(b, ts).with_parent(parent)),
+        t if t.ends_with("_tool_result") => out.push(server_tool_result(b, ts).with_parent(parent)),
+        "image" | "document" => out.push(Entry::user(ts, content_text(b)).with_parent(parent)),
+        other => out.push(Entry::system(ts, format!("[{} block]", block_name(other)))),
+    }
+}
+
+fn block_name(t: &str) -> &str {
+    if t.is_empty() {
+        "untyped"
+    } else {
+        t
+    }
+}
+
+/// User text, minus what Claude Code injects into the user turn (meta text, slash-command
+/// tags, interrupt markers), which reads better as a notice.
+fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mut Vec<Entry>) {
+    let trimmed = t.trim();
+    if trimmed.is_empty() {
+        return;
+    }
+    if flags.compact_summary {
+        out.push(Entry::system(
+            ts,
+            format!(
+                "conversation summary after compaction: {}",
+                clip(trimmed, 400)
+            ),
+        ));
+        return;
+    }
+    if flags.synthetic {
+        out.push(Entry::system(
+            ts,
+            format!("harness message: {}", clip(trimmed, 400)),
+        ));
+        return;
+    }
+    if let Some(e) = text::tagged_text(trimmed, ts) {
+        out.push(e.with_parent(parent));
+        return;
+    }
+    if flags.meta {
+        out.push(Entry::system(ts, format!("(meta) {}", clip(trimmed, 200))));
+        return;
+    }
+    if trimmed.starts_with("[Request interrupted by user") {
+        out.push(Entry::system(
+            ts,
+            trimmed
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_owned(),
+        ));
+        return;
+    }
+    out.push(Entry::user(ts, t).with_parent(parent));
+}
+
+fn tool_call(b: &Value, ts: &str) -> Entry {
+    let name = str_of(b, "name").unwrap_or("unknown");
+    let name = match (type_of(b), str_of(b, "server_name")) {
+        ("mcp_tool_use", Some(server)) => format!("mcp__{server}__{name}"),
+        _ => name.to_owned(),
+    };
+    let input = match b.get("input") {
+        Some(i) if !i.is_null() => i.clone(),
+        _ => Value::Object(serde_json::Map::new()),
+    };
+    let id = str_of(b, "id")
+        .or_else(|| str_of(b, "tool_use_id"))
+        .map(str::to_owned);
+    Entry::tool_call(ts, name, input, id)
+}
+
+fn tool_result(b: &Value, ts: &str) -> Entry {
+    let id = str_of(b, "tool_use_id").unwrap_or("");
+    let content = b.get("content").map(content_text).unwrap_or_default();
+    Entry::tool_result(ts, id, None, content, bool_of(b, "is_error"))
+}
+
+/// Results of server-side tools (`web_search_tool_result`, `web_fetch_tool_result`,
+/// `code_execution_tool_result`, `mcp_tool_result`, …), paired by `tool_use_id`.
+fn server_tool_result(b: &Value, ts: &str) -> Entry {
+    let id = str_of(b, "tool_use_id").unwrap_or("");
+    let mut is_error = bool_of(b, "is_error");
+    let text = match b.get("content") {
+        Some(Value::Array(items)) => {
+            let mut lines = Vec::with_capacity(items.len());
+            for item in items {
+                match (str_of(item, "title"), str_of(item, "url")) {
+                    (Some(title), Some(url)) => lines.push(format!("{title} — {url}")),
+                    (None, Some(url)) => lines.push(url.to_owned()),
+                    _ => {
+                        let t = content_text(item);
+                        if !t.is_empty() {
+                            lines.push(t);
+                        }
+                    }
+                }
+            }
+            lines.join("\n")
+        }
+        Some(obj @ Value::Object(_)) => {
+            if let Some(code) = str_of(obj, "error_code") {
+                is_error = true;
+                format!("error: {code}")
+            } else if obj.get("stdout").is_some() || obj.get("return_code").is_some() {
+                let mut parts = Vec::new();
+                for k in ["stdout", "stderr"] {
+                    if let Some(s) = str_of(obj, k).filter(|s| !s.is_empty()) {
+                        parts.push(s.to_owned());
+                    }
+                }
+                let code = num_of(obj, "return_code");
+                if code != 0.0 {
+                    is_error = true;
+                    parts.push(format!("(exit code {code})"));
+                }
+                parts.join("\n")
+            } else if let Some(url) = str_of(obj, "url") {
+                url.to_owned()
+            } else {
+                content_text(obj)
+            }
+        }
+        Some(other) => content_text(other),
+        None => String::new(),
+    };
+    Entry::tool_result(ts, id, None, text, is_error)
+}
+
+fn result_entry(v: &Value, ts: &str) -> Entry {
+    let usage = v.get("usage").unwrap_or(&Value::Null);
+    let mut errors: Vec<String> = match v.get("errors") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(error_text)
+            .filter(|s| !s.is_empty())
+            .collect(),
+        _ => Vec::new(),
+    };
+    if errors.is_empty() {
+        // Older Claude builds and Amp put one message in `error`.
+        if let Some(e) = v.get("error").map(error_text).filter(|s| !s.is_empty()) {
+            errors.push(e);
+        }
+    }
+    Entry::Result {
+        ts: ts.to_owned(),
+        text: str_of(v, "result").unwrap_or("").to_owned(),
+        input_tokens: num_of(usage, "input_tokens"),
+        output_tokens: num_of(usage, "output_tokens"),
+        cached_tokens: num_of(usage, "cache_read_input_tokens"),
+        cost_usd: num_of(v, "total_cost_usd"),
+        subtype: str_of(v, "subtype").unwrap_or("").to_owned(),
+        is_error: bool_of(v, "is_error"),
+        errors,
+    }
+}
+
+/// An error value as text: a string, or an object's `message`/`error`/`code`, else its
+/// compact JSON (clipped).
+fn error_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(_) => ["message", "error", "code"]
+            .iter()
+            .find_map(|k| common::nonempty_str(v, k))
+            .map(str::to_owned)
+            .unwrap_or_else(|| clip(&common::compact_json(v), 300)),
+        Value::Null => String::new(),
+        other => common::compact_json(other),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,16 +1,366 @@
-//! TODO(stub): codex runtime. Replaced by the real module.
+//! OpenAI Codex CLI. Three line shapes, all detected as [`Format::Codex`](super::Format):
+//!
+//! 1. `codex exec --json` (codex ≥ 0.44): `{"type":"thread.started"|"turn.*"|"item.*"|"error"}`
+//!    thread events with typed items (`exec` submodule). Evidence: real captures from
+//!    jnarowski/agentcmd (codex 0.46) and link-assistant/hive-mind, banteg/takopi test
+//!    literals, and the event types in openai/codex `codex-rs/exec/src/exec_events.rs`.
+//! 2. The older `codex exec --json` wire (`{"id":"…","msg":{"type":…}}` protocol events, a
+//!    leading `{"sandbox":…,"model":…}` settings line and a `{"prompt":…}` line), read by
+//!    the `events` submodule. Evidence: BloopAI/vibe-kanban test literals copied from runs,
+//!    and `EventMsg` in openai/codex `codex-rs/protocol/src/protocol.rs`.
+//! 3. Session rollout files `~/.codex/sessions/**/rollout-*.jsonl`: `{"timestamp","type",
+//!    "payload"}` lines (`session_meta`, `turn_context`, `response_item`, `event_msg`,
+//!    `compacted`), read by the `rollout` submodule; bare response items of the older
+//!    un-wrapped rollouts are read too. Evidence: three real rollouts (codex 0.40) from
+//!    jnarowski/agentcmd and `ResponseItem` in `codex-rs/protocol/src/models.rs`.
+//!
+//! Rollouts record most things twice (an `event_msg` for the UI and a `response_item` for
+//! the model's history); which copy is shown is documented in `docs/formats/codex.md`.
 
-use super::common::{self, Confidence};
+mod diff;
+mod events;
+mod exec;
+mod rollout;
+#[cfg(test)]
+mod tests;
+
+use super::common::{self, str_of, type_of, Confidence};
 use crate::entry::Entry;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::collections::VecDeque;
 
+/// Keys remembered by the stateful parser (tool ids shown, texts shown, deltas seen).
+const MAX_REMEMBERED: usize = 1024;
+/// Largest streamed text kept to compare with the full message that follows it.
+const MAX_DELTA_BYTES: usize = 256 * 1024;
+
+/// What the stateful parser keeps between lines. Every part is bounded.
 #[derive(Debug, Default)]
-pub struct State {}
+pub struct State {
+    /// Hashes of things already shown: tool call ids, message texts, todo lists…
+    seen: Recent,
+    /// Streamed assistant / reasoning text since the last full message (legacy wire).
+    message_deltas: DeltaBuffer,
+    reasoning_deltas: DeltaBuffer,
+    raw_reasoning_deltas: DeltaBuffer,
+    /// Last token usage seen (`token_count`), for the next `task_complete` result.
+    usage: Option<Usage>,
+    /// Last turn settings shown from a rollout `turn_context`.
+    turn_context: Option<u64>,
+}
 
-pub fn detect(_v: &Value) -> Confidence {
+/// A bounded set of 64-bit keys, oldest evicted first.
+#[derive(Debug, Default)]
+struct Recent {
+    keys: VecDeque<u64>,
+}
+
+impl Recent {
+    fn contains(&self, key: u64) -> bool {
+        self.keys.contains(&key)
+    }
+    fn insert(&mut self, key: u64) {
+        if self.contains(key) {
+            return;
+        }
+        if self.keys.len() >= MAX_REMEMBERED {
+            self.keys.pop_front();
+        }
+        self.keys.push_back(key);
+    }
+}
+
+/// Text streamed as deltas, kept (up to a cap) to recognise the full copy that follows.
+#[derive(Debug, Default)]
+struct DeltaBuffer {
+    text: String,
+    active: bool,
+    overflow: bool,
+}
+
+impl DeltaBuffer {
+    fn push(&mut self, delta: &str) {
+        self.active = true;
+        if self.text.len() + delta.len() > MAX_DELTA_BYTES {
+            self.overflow = true;
+        } else {
+            self.text.push_str(delta);
+        }
+    }
+    /// True when the deltas since the last full message already showed `full`; resets.
+    fn covers(&mut self, full: &str) -> bool {
+        let covered = self.active
+            && (self.text.trim() == full.trim()
+                || (self.overflow && full.trim_start().starts_with(self.text.trim_start())));
+        *self = DeltaBuffer::default();
+        covered
+    }
+}
+
+/// Token usage as Codex reports it (input includes cached input).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Usage {
+    input: f64,
+    cached: f64,
+    output: f64,
+    reasoning: f64,
+    total: f64,
+}
+
+impl Usage {
+    fn from_value(v: &Value) -> Usage {
+        Usage {
+            input: common::num_of(v, "input_tokens"),
+            cached: common::num_of(v, "cached_input_tokens"),
+            output: common::num_of(v, "output_tokens"),
+            reasoning: common::num_of(v, "reasoning_output_tokens"),
+            total: common::num_of(v, "total_tokens"),
+        }
+    }
+
+    /// `12 in (8 cached) · 5 out (3 reasoning)`, leaving out zero parts in brackets.
+    fn text(&self) -> String {
+        let mut s = format!("{} in", self.input);
+        if self.cached > 0.0 {
+            s.push_str(&format!(" ({} cached)", self.cached));
+        }
+        s.push_str(&format!(" · {} out", self.output));
+        if self.reasoning > 0.0 {
+            s.push_str(&format!(" ({} reasoning)", self.reasoning));
+        }
+        s
+    }
+}
+
+/// FNV-1a over a category tag and a text: stable across runs and platforms.
+fn key(tag: &str, text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in tag.bytes().chain([0u8]).chain(text.trim().bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+const EXEC_ITEM_TYPES: [&str; 10] = [
+    "agent_message",
+    "reasoning",
+    "command_execution",
+    "file_change",
+    "mcp_tool_call",
+    "collab_tool_call",
+    "web_search",
+    "todo_list",
+    "error",
+    "plan",
+];
+
+const ROLLOUT_TYPES: [&str; 5] =
+    ["session_meta", "turn_context", "response_item", "event_msg", "compacted"];
+
+pub fn detect(v: &Value) -> Confidence {
+    let ty = type_of(v);
+    match ty {
+        "thread.started" if v.get("thread_id").is_some() => return Confidence::Sure,
+        "item.started" | "item.updated" | "item.completed" => {
+            let item_ty = v.get("item").map(type_of).unwrap_or("");
+            return if EXEC_ITEM_TYPES.contains(&item_ty) {
+                Confidence::Sure
+            } else {
+                Confidence::Maybe
+            };
+        }
+        "item.plan.delta" => return Confidence::Sure,
+        "turn.completed" if common::path(v, &["usage", "cached_input_tokens"]).is_some() => {
+            return Confidence::Sure
+        }
+        "turn.started" | "turn.completed" | "turn.failed" | "thread.started" => {
+            return Confidence::Maybe
+        }
+        "request_user_input" if v.get("call_id").is_some() => return Confidence::Maybe,
+        // Codex's top-level error has a message and nothing else (Gemini's carries a timestamp).
+        "error" if v.get("message").is_some() && v.get("timestamp").is_none() => {
+            return Confidence::Maybe
+        }
+        _ => {}
+    }
+    if ROLLOUT_TYPES.contains(&ty) && v.get("payload").is_some() && v.get("timestamp").is_some() {
+        return Confidence::Sure;
+    }
+    if v.get("id").is_some_and(Value::is_string)
+        && v.get("msg").map(type_of).is_some_and(|t| !t.is_empty())
+    {
+        return Confidence::Sure;
+    }
+    if v.get("type").is_none() {
+        if v.get("model").is_some() && (v.get("sandbox").is_some() || v.get("approval").is_some()) {
+            return Confidence::Sure;
+        }
+        // The header of pre-0.3x rollouts ({id, timestamp, instructions}) is Codex's own.
+        if rollout::is_old_header(v) {
+            return Confidence::Sure;
+        }
+        if is_settings_line(v) || is_prompt_line(v) || v.get("record_type").is_some() {
+            return Confidence::Maybe;
+        }
+    }
+    if rollout::is_bare_response_item(v) {
+        return Confidence::Maybe;
+    }
     Confidence::No
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut State>, out: &mut Vec<Entry>) {
-    out.push(common::unknown_event(ts, "codex", v));
+pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let ty = type_of(v);
+    if let Some(msg) = v.get("msg").filter(|m| m.is_object() && ty.is_empty()) {
+        return events::parse(msg, events::Source::Legacy, ts, state, out);
+    }
+    if ROLLOUT_TYPES.contains(&ty) && v.get("payload").is_some() {
+        return rollout::parse(v, ty, ts, state, out);
+    }
+    if ty.is_empty() {
+        if is_prompt_line(v) {
+            let prompt = str_of(v, "prompt").unwrap_or("");
+            if let Some(st) = state {
+                st.seen.insert(key(events::dup_tag("user_message"), prompt));
+            }
+            out.push(Entry::user(ts, prompt));
+            return;
+        }
+        if is_settings_line(v) {
+            return settings_line(v, ts, out);
+        }
+        if rollout::is_old_header(v) || v.get("record_type").is_some() {
+            return rollout::old_header(v, ts, out);
+        }
+    }
+    if rollout::is_bare_response_item(v) {
+        return rollout::response_item(v, ts, state, out);
+    }
+    exec::parse(v, ty, ts, state, out);
+}
+
+/// `{"prompt": "…"}`: the legacy wire's echo of the task it was given.
+fn is_prompt_line(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| m.len() == 1) && str_of(v, "prompt").is_some()
+}
+
+/// The legacy wire's first line: the run's settings (`model`, `provider`, `sandbox`…).
+fn is_settings_line(v: &Value) -> bool {
+    str_of(v, "model").is_some()
+        && ["provider", "sandbox", "approval", "workdir", "reasoning effort"]
+            .iter()
+            .any(|k| v.get(*k).is_some())
+}
+
+fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
+    out.push(Entry::init(ts, str_of(v, "model").unwrap_or("codex"), ""));
+    let Some(map) = v.as_object() else { return };
+    let parts: Vec<String> = map
+        .iter()
+        .filter(|(k, _)| k.as_str() != "model" && k.as_str() != "provider")
+        .filter_map(|(k, val)| scalar_text(val).map(|s| format!("{k}: {s}")))
+        .collect();
+    if !parts.is_empty() {
+        let provider = str_of(v, "provider").map(|p| format!(" ({p})")).unwrap_or_default();
+        out.push(Entry::system(ts, format!("codex settings{provider}: {}", parts.join(", "))));
+    }
+}
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A command as one readable line: a string as is, an argv array joined with the
+/// arguments that need it single-quoted (`bash -lc 'ls -1'`).
+fn command_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(args)) => args
+            .iter()
+            .map(|a| match a {
+                Value::String(s) => shell_quote(s),
+                other => common::compact_json(other),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => common::compact_json(other),
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    let plain =
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// A JSON object from key/value pairs, skipping `None` values.
+fn object(pairs: &[(&str, Option<Value>)]) -> Value {
+    let mut m = Map::new();
+    for (k, v) in pairs {
+        if let Some(v) = v {
+            m.insert((*k).to_owned(), v.clone());
+        }
+    }
+    Value::Object(m)
+}
+
+/// A result entry (the turn or task ended).
+fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<String>) -> Entry {
+    Entry::Result {
+        ts: ts.to_owned(),
+        text: text.to_owned(),
+        input_tokens: usage.input,
+        output_tokens: usage.output,
+        cached_tokens: usage.cached,
+        cost_usd: 0.0,
+        subtype: if is_error { "error" } else { "success" }.to_owned(),
+        is_error,
+        errors,
+    }
+}
+
+/// A tool result with the tool name and, when the runtime measured it, the duration.
+fn tool_result(
+    ts: &str,
+    id: &str,
+    name: Option<&str>,
+    content: String,
+    is_error: bool,
+    duration_ms: Option<u64>,
+) -> Entry {
+    let mut e = Entry::tool_result(ts, id, name.map(str::to_owned), content, is_error);
+    if let Entry::ToolResult { duration_ms: d, .. } = &mut e {
+        *d = duration_ms;
+    }
+    e
+}
+
+/// `Some(true)` on the first sighting of `k` by a stateful parser, `Some(false)` after;
+/// `None` on the stateless path.
+fn first_sighting(state: &mut Option<&mut State>, k: u64) -> Option<bool> {
+    let st = state.as_deref_mut()?;
+    let first = !st.seen.contains(k);
+    st.seen.insert(k);
+    Some(first)
+}
+
+/// The readable fallback for a Codex event nobody here knows: names it, never dumps it.
+fn unknown(ts: &str, label: &str, v: &Value) -> Entry {
+    let mut text = format!("codex {label}");
+    let details = common::short_fields(v, 3);
+    if !details.is_empty() {
+        text.push_str(&format!(" ({details})"));
+    }
+    Entry::system(ts, text)
 }

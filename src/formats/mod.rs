@@ -13,13 +13,21 @@
 
 pub mod common;
 
+#[cfg(feature = "amp")]
 pub mod amp;
+#[cfg(feature = "claude")]
 pub mod claude;
+#[cfg(feature = "codex")]
 pub mod codex;
+#[cfg(feature = "cursor")]
 pub mod cursor;
+#[cfg(feature = "gemini")]
 pub mod gemini;
+#[cfg(feature = "openclaw")]
 pub mod openclaw;
+#[cfg(feature = "opencode")]
 pub mod opencode;
+#[cfg(feature = "pi")]
 pub mod pi;
 pub mod plain;
 
@@ -94,17 +102,42 @@ impl Format {
         self.name()
     }
 
+    /// Whether this build reads the runtime (each JSON runtime is a cargo feature, so a
+    /// per-runtime package can leave the others out).
+    pub fn compiled(self) -> bool {
+        match self {
+            Format::Claude => cfg!(feature = "claude"),
+            Format::Codex => cfg!(feature = "codex"),
+            Format::Gemini => cfg!(feature = "gemini"),
+            Format::OpenCode => cfg!(feature = "opencode"),
+            Format::Cursor => cfg!(feature = "cursor"),
+            Format::Pi => cfg!(feature = "pi"),
+            Format::OpenClaw => cfg!(feature = "openclaw"),
+            Format::Amp => cfg!(feature = "amp"),
+            Format::Plain => true,
+        }
+    }
+
     pub fn detect(self, v: &Value) -> Confidence {
         match self {
+            #[cfg(feature = "claude")]
             Format::Claude => claude::detect(v),
+            #[cfg(feature = "codex")]
             Format::Codex => codex::detect(v),
+            #[cfg(feature = "gemini")]
             Format::Gemini => gemini::detect(v),
+            #[cfg(feature = "opencode")]
             Format::OpenCode => opencode::detect(v),
+            #[cfg(feature = "cursor")]
             Format::Cursor => cursor::detect(v),
+            #[cfg(feature = "pi")]
             Format::Pi => pi::detect(v),
+            #[cfg(feature = "openclaw")]
             Format::OpenClaw => openclaw::detect(v),
+            #[cfg(feature = "amp")]
             Format::Amp => amp::detect(v),
-            Format::Plain => Confidence::No,
+            #[allow(unreachable_patterns)]
+            _ => Confidence::No,
         }
     }
 }
@@ -112,13 +145,21 @@ impl Format {
 /// Per-runtime state of one stateful parser. Only the locked runtime's part is used.
 #[derive(Debug, Default)]
 pub struct States {
+    #[cfg(feature = "claude")]
     pub claude: claude::State,
+    #[cfg(feature = "codex")]
     pub codex: codex::State,
+    #[cfg(feature = "gemini")]
     pub gemini: gemini::State,
+    #[cfg(feature = "opencode")]
     pub opencode: opencode::State,
+    #[cfg(feature = "cursor")]
     pub cursor: cursor::State,
+    #[cfg(feature = "pi")]
     pub pi: pi::State,
+    #[cfg(feature = "openclaw")]
     pub openclaw: openclaw::State,
+    #[cfg(feature = "amp")]
     pub amp: amp::State,
 }
 
@@ -132,16 +173,29 @@ pub fn parse_json(
     out: &mut Vec<Entry>,
 ) {
     match format {
+        #[cfg(feature = "claude")]
         Format::Claude => claude::parse(v, line, ts, states.map(|s| &mut s.claude), out),
+        #[cfg(feature = "codex")]
         Format::Codex => codex::parse(v, line, ts, states.map(|s| &mut s.codex), out),
+        #[cfg(feature = "gemini")]
         Format::Gemini => gemini::parse(v, line, ts, states.map(|s| &mut s.gemini), out),
+        #[cfg(feature = "opencode")]
         Format::OpenCode => opencode::parse(v, line, ts, states.map(|s| &mut s.opencode), out),
+        #[cfg(feature = "cursor")]
         Format::Cursor => cursor::parse(v, line, ts, states.map(|s| &mut s.cursor), out),
+        #[cfg(feature = "pi")]
         Format::Pi => pi::parse(v, line, ts, states.map(|s| &mut s.pi), out),
+        #[cfg(feature = "openclaw")]
         Format::OpenClaw => openclaw::parse(v, line, ts, states.map(|s| &mut s.openclaw), out),
+        #[cfg(feature = "amp")]
         Format::Amp => amp::parse(v, line, ts, states.map(|s| &mut s.amp), out),
-        // Plain text never reaches here with JSON; show it as an unknown event.
-        Format::Plain => out.push(common::unknown_event(ts, "", v)),
+        // Plain text never reaches here with JSON, and a runtime left out of this build
+        // (cargo features) reads nothing: show the event by name.
+        #[allow(unreachable_patterns)]
+        _ => {
+            let _ = (line, &states);
+            out.push(common::unknown_event(ts, format.label(), v))
+        }
     }
 }
 
@@ -149,6 +203,9 @@ pub fn parse_json(
 pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
     let mut best: Option<(Format, Confidence)> = None;
     for f in Format::JSON {
+        if !f.compiled() {
+            continue;
+        }
         let c = f.detect(v);
         if c == Confidence::Sure {
             return Some((f, c));

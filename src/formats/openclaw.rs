@@ -1,16 +1,481 @@
-//! TODO(stub): openclaw runtime. Replaced by the real module.
+//! OpenClaw gateway: the WebSocket frames of the OpenClaw gateway protocol, one JSON frame per
+//! line, and the log lines Paperclip's `openclaw_gateway` adapter writes about them.
+//!
+//! Frames (openclaw/openclaw `src/gateway/protocol/schema/frames.ts`): `{type:"req", id,
+//! method, params}`, `{type:"res", id, ok, payload, error{code, message}}`, `{type:"event",
+//! event, payload, seq}`. Event payloads:
+//! - `agent` {runId, seq, stream, ts, data} (`schema/agent.ts`): stream `assistant`
+//!   {text (cumulative), delta}, `tool` {phase start|update|result|end, name, toolCallId,
+//!   args, partialResult, result, isError, error}, `lifecycle` {phase start|end|error,
+//!   error, aborted, stopReason}, `error`; other streams are named in a system line;
+//! - `chat` {runId, sessionKey, seq, state delta|final|aborted|error, message, deltaText?,
+//!   replace?, errorMessage, errorKind, usage, stopReason} (`schema/logs-chat.ts`); a delta's
+//!   `message` holds the whole reply so far (server-chat.ts `emitChatDelta`);
+//! - `connect.challenge`, `tick`, `health`, `presence`, `shutdown`, …
+//!
+//! Bare `agent`/`chat` payloads (a frame's `payload` logged alone) are read the same way.
+//!
+//! Mapping: the reply text is shown from the `chat` stream. Stateless: the `final` (or
+//! `aborted`) message is the carrier — a `delta` and an agent `assistant` event show
+//! nothing, since each holds text the final repeats. Stateful: deltas are shown live as
+//! `assistant` deltas (the increment over what was shown for that run, from either the chat
+//! or the agent stream, whichever comes first), and the final adds only what is missing.
+//! Tool events → tool_call/tool_result paired by `toolCallId`; lifecycle → system (error →
+//! stderr); `res` → a compact system line (`ok:false` → stderr); `req` with a `message`
+//! (agent, chat.send) → user; `tick` shows nothing (a keep-alive every few seconds).
+//!
+//! Paperclip adapter log lines (`packages/adapters/openclaw-gateway` execute.ts):
+//! `[openclaw-gateway:event] run=<id> stream=<stream> data=<json>` (agent events only, no
+//! chat stream: `assistant` data is shown as its `delta`, or its `text`) and
+//! `[openclaw-gateway] …` (system). [`parse_log_line`] reads them for `plain`.
+//!
+//! Evidence: no capture exists; fixtures are doc-derived (tests/fixtures/openclaw/
+//! PROVENANCE.md). Message shapes also checked against the @clawboo/protocol conformance
+//! cases (text/thinking/toolCall blocks, string content).
 
-use super::common::{self, Confidence};
+mod frames;
+
+use super::common::{self, str_of, type_of, Confidence};
 use crate::entry::Entry;
 use serde_json::Value;
 
+/// Runs whose streamed reply text is remembered (oldest evicted).
+const MAX_RUNS: usize = 32;
+/// Reply text remembered per run; past it the final reply is shown whole.
+const MAX_TEXT_BYTES: usize = 1 << 20;
+
 #[derive(Debug, Default)]
-pub struct State {}
-
-pub fn detect(_v: &Value) -> Confidence {
-    Confidence::No
+struct RunText {
+    run_id: String,
+    shown: String,
+    diverged: bool,
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut State>, out: &mut Vec<Entry>) {
-    out.push(common::unknown_event(ts, "openclaw", v));
+/// Reply text already shown per run (stateful path only).
+#[derive(Debug, Default)]
+pub struct State {
+    runs: Vec<RunText>,
+    /// The last error shown (run id, message): the lifecycle and chat streams both report it.
+    last_error: Option<(String, String)>,
 }
+
+impl State {
+    fn run(&mut self, run_id: &str) -> &mut RunText {
+        if let Some(i) = self.runs.iter().position(|r| r.run_id == run_id) {
+            return &mut self.runs[i];
+        }
+        if self.runs.len() >= MAX_RUNS {
+            self.runs.remove(0);
+        }
+        self.runs.push(RunText {
+            run_id: run_id.to_owned(),
+            ..RunText::default()
+        });
+        let last = self.runs.len() - 1;
+        &mut self.runs[last]
+    }
+
+    fn forget(&mut self, run_id: &str) {
+        self.runs.retain(|r| r.run_id != run_id);
+    }
+
+    /// Shows what `cumulative` adds to what was shown for the run.
+    fn advance(&mut self, run_id: &str, cumulative: &str, ts: &str, out: &mut Vec<Entry>) {
+        let run = self.run(run_id);
+        if run.diverged {
+            return;
+        }
+        if cumulative.len() > MAX_TEXT_BYTES {
+            run.diverged = true;
+        } else if let Some(rest) = cumulative.strip_prefix(run.shown.as_str()) {
+            if !rest.is_empty() {
+                out.push(Entry::assistant_delta(ts, rest));
+                run.shown = cumulative.to_owned();
+            }
+        } else if !run.shown.starts_with(cumulative) {
+            // Rewritten (not appended): stop streaming; the final reply is shown whole.
+            run.diverged = true;
+        }
+    }
+}
+
+/// An error line, once per run on the stateful path (the agent lifecycle, the agent error
+/// stream and the chat stream may all report the same failure).
+fn error_once(
+    state: Option<&mut State>,
+    run_id: &str,
+    msg: &str,
+    suffix: &str,
+    ts: &str,
+    out: &mut Vec<Entry>,
+) {
+    if let Some(s) = state {
+        let key = (run_id.to_owned(), msg.to_owned());
+        if s.last_error.as_ref() == Some(&key) {
+            return;
+        }
+        s.last_error = Some(key);
+    }
+    out.push(Entry::stderr(ts, format!("error: {msg}{suffix}")));
+}
+
+pub fn detect(v: &Value) -> Confidence {
+    let sure = match type_of(v) {
+        "event" => str_of(v, "event").is_some(),
+        "res" => v.get("id").is_some() && v.get("ok").is_some_and(Value::is_boolean),
+        "req" => v.get("id").is_some() && str_of(v, "method").is_some(),
+        "" => is_agent_payload(v) || is_chat_payload(v),
+        _ => false,
+    };
+    if sure {
+        Confidence::Sure
+    } else {
+        Confidence::No
+    }
+}
+
+fn is_agent_payload(v: &Value) -> bool {
+    v.get("runId").is_some()
+        && str_of(v, "stream").is_some()
+        && v.get("data").is_some_and(Value::is_object)
+}
+
+fn is_chat_payload(v: &Value) -> bool {
+    v.get("runId").is_some() && v.get("sessionKey").is_some() && str_of(v, "state").is_some()
+}
+
+pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let payload = v.get("payload").unwrap_or(&Value::Null);
+    match type_of(v) {
+        "event" => event(str_of(v, "event").unwrap_or(""), payload, ts, state, out),
+        "res" => frames::response(v, payload, ts, out),
+        "req" => frames::request(v, ts, out),
+        "" if is_agent_payload(v) => agent(v, Source::Frames, ts, state, out),
+        "" if is_chat_payload(v) => chat(v, ts, state, out),
+        _ => out.push(common::unknown_event(ts, "openclaw", v)),
+    }
+}
+
+/// Reads a Paperclip adapter log line. False if it is not one (plain text then shows it).
+pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix("[openclaw-gateway:event]") {
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("run=") else {
+            return false;
+        };
+        let Some((run, rest)) = rest.split_once(' ') else {
+            return false;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("stream=") else {
+            return false;
+        };
+        let (stream, data) = match rest.split_once(' ') {
+            Some((s, d)) => (s, d.trim_start().strip_prefix("data=").unwrap_or("")),
+            None => (rest, ""),
+        };
+        match serde_json::from_str::<Value>(data.trim()) {
+            Ok(d @ Value::Object(_)) => {
+                let payload = serde_json::json!({ "runId": run, "stream": stream, "data": d });
+                agent(&payload, Source::AdapterLog, ts, None, out);
+            }
+            _ => out.push(Entry::system(
+                ts,
+                format!("openclaw {stream} event (data not readable)"),
+            )),
+        }
+        return true;
+    }
+    if let Some(rest) = t.strip_prefix("[openclaw-gateway]") {
+        out.push(Entry::system(ts, rest.trim()));
+        return true;
+    }
+    false
+}
+
+fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    match name {
+        "agent" | "session.tool" => agent(payload, Source::Frames, ts, state, out),
+        "chat" => chat(payload, ts, state, out),
+        "tick" => {}
+        "connect.challenge" => out.push(Entry::system(
+            ts,
+            "gateway asked for a connect challenge response",
+        )),
+        "health" => {
+            let ok = payload.get("ok").and_then(Value::as_bool);
+            let text = match ok {
+                Some(true) => "gateway health: ok",
+                Some(false) => "gateway health: not ok",
+                None => "gateway health update",
+            };
+            out.push(Entry::system(ts, text));
+        }
+        "presence" => out.push(Entry::system(ts, "presence updated")),
+        "shutdown" => {
+            let reason = str_of(payload, "reason").unwrap_or("no reason given");
+            let restart = payload.get("restartExpectedMs").and_then(Value::as_u64);
+            let text = match restart {
+                Some(ms) => {
+                    format!("gateway shutting down: {reason} (restart expected in {ms} ms)")
+                }
+                None => format!("gateway shutting down: {reason}"),
+            };
+            out.push(Entry::system(ts, text));
+        }
+        _ => {
+            let details = common::short_fields(payload, 3);
+            let text = if details.is_empty() {
+                format!("openclaw event: {name}")
+            } else {
+                format!("openclaw event: {name} ({details})")
+            };
+            out.push(Entry::system(ts, text));
+        }
+    }
+}
+
+/// Where an agent event came from: gateway frames (a chat stream carries the reply too) or
+/// the Paperclip adapter log (agent events only).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Frames,
+    AdapterLog,
+}
+
+fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let run_id = str_of(p, "runId").unwrap_or("");
+    let stream = str_of(p, "stream").unwrap_or("");
+    let data = p.get("data").unwrap_or(&Value::Null);
+    let phase = str_of(data, "phase").unwrap_or("");
+    match stream {
+        "assistant" => match (source, state) {
+            (Source::AdapterLog, _) => {
+                if let Some(d) = str_of(data, "delta").filter(|d| !d.is_empty()) {
+                    out.push(Entry::assistant_delta(ts, d));
+                } else if let Some(t) = str_of(data, "text").filter(|t| !t.is_empty()) {
+                    out.push(Entry::assistant(ts, t));
+                }
+            }
+            (Source::Frames, None) => {}
+            (Source::Frames, Some(s)) => {
+                let cumulative = match (str_of(data, "text"), str_of(data, "delta")) {
+                    (Some(t), _) => t.to_owned(),
+                    (None, Some(d)) => format!("{}{d}", s.run(run_id).shown),
+                    (None, None) => return,
+                };
+                s.advance(run_id, &cumulative, ts, out);
+            }
+        },
+        "tool" => tool(data, run_id, phase, ts, out),
+        "lifecycle" => match phase {
+            "start" => out.push(Entry::system(ts, "agent run started")),
+            "end" => {
+                let mut text = String::from("agent run finished");
+                if data.get("aborted").and_then(Value::as_bool) == Some(true) {
+                    text.push_str(" (aborted)");
+                } else if let Some(r) = str_of(data, "stopReason") {
+                    text.push_str(&format!(" ({r})"));
+                }
+                out.push(Entry::system(ts, text));
+            }
+            _ => match error_text(data) {
+                Some(e) => error_once(state, run_id, &e, "", ts, out),
+                None => out.push(Entry::system(
+                    ts,
+                    format!(
+                        "agent run {}",
+                        if phase.is_empty() { "update" } else { phase }
+                    ),
+                )),
+            },
+        },
+        "error" => {
+            let e = error_text(data).unwrap_or_else(|| "unknown error".into());
+            error_once(state, run_id, &e, "", ts, out);
+        }
+        _ => {
+            let details = common::short_fields(data, 3);
+            let name = if stream.is_empty() { "agent" } else { stream };
+            let text = if details.is_empty() {
+                format!("openclaw {name} event")
+            } else {
+                format!("openclaw {name} event ({details})")
+            };
+            out.push(Entry::system(ts, text));
+        }
+    }
+}
+
+fn error_text(data: &Value) -> Option<String> {
+    match data.get("error") {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(e @ Value::Object(_)) => str_of(e, "message")
+            .map(str::to_owned)
+            .or_else(|| Some(common::compact_json(e))),
+        _ => str_of(data, "message")
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned),
+    }
+}
+
+fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>) {
+    let name = str_of(data, "name").unwrap_or("tool");
+    let id = str_of(data, "toolCallId")
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("openclaw-{run_id}-{name}"));
+    match phase {
+        "start" => {
+            let args = data
+                .get("args")
+                .cloned()
+                .unwrap_or(Value::Object(Default::default()));
+            out.push(Entry::tool_call(ts, name, args, Some(id)));
+        }
+        // A growing snapshot; the result phase carries the final output.
+        "update" => {}
+        _ => {
+            let err = str_of(data, "error").filter(|e| !e.is_empty());
+            let is_error = data
+                .get("isError")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+                || err.is_some();
+            let content = match (data.get("result"), err) {
+                (_, Some(e)) => e.to_owned(),
+                (Some(r), None) => match r.get("content") {
+                    Some(c) => common::content_text(c),
+                    None => common::content_text(r),
+                },
+                (None, None) => String::new(),
+            };
+            out.push(Entry::tool_result(
+                ts,
+                id,
+                Some(name.to_owned()),
+                content,
+                is_error,
+            ));
+        }
+    }
+}
+
+/// Text and thinking of a chat message (string content, or text/thinking blocks).
+fn message_parts(m: &Value) -> (String, String) {
+    match m.get("content") {
+        Some(Value::String(s)) => (s.clone(), String::new()),
+        Some(Value::Array(blocks)) => {
+            let pick = |ty: &str, key: &str| -> String {
+                let parts: Vec<&str> = blocks
+                    .iter()
+                    .filter(|b| type_of(b) == ty)
+                    .filter_map(|b| str_of(b, key))
+                    .collect();
+                parts.join("\n")
+            };
+            (pick("text", "text"), pick("thinking", "thinking"))
+        }
+        _ => (str_of(m, "text").unwrap_or("").to_owned(), String::new()),
+    }
+}
+
+fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let run_id = str_of(p, "runId").unwrap_or("");
+    let message = p.get("message");
+    let (text, thinking) = message.map(message_parts).unwrap_or_default();
+    match str_of(p, "state").unwrap_or("") {
+        "delta" => {
+            if let Some(s) = state {
+                let cumulative = match (message, str_of(p, "deltaText")) {
+                    (Some(_), _) => text,
+                    (None, Some(d)) if p.get("replace").and_then(Value::as_bool) != Some(true) => {
+                        format!("{}{d}", s.run(run_id).shown)
+                    }
+                    (None, Some(d)) => d.to_owned(),
+                    (None, None) => return,
+                };
+                s.advance(run_id, &cumulative, ts, out);
+            }
+        }
+        st @ ("final" | "aborted") => {
+            if !thinking.trim().is_empty() {
+                out.push(Entry::thinking(ts, thinking));
+            }
+            finish_text(run_id, &text, ts, state, out);
+            if st == "aborted" {
+                out.push(Entry::system(ts, "reply aborted"));
+            } else if text.trim().is_empty() {
+                out.push(Entry::system(ts, "reply finished without text"));
+            }
+            if let Some(u) = p.get("usage").filter(|u| u.is_object()) {
+                out.push(usage_result(u, str_of(p, "stopReason").unwrap_or(st), ts));
+            }
+        }
+        "error" => {
+            let msg = str_of(p, "errorMessage").unwrap_or("the run failed");
+            let suffix = str_of(p, "errorKind")
+                .map(|k| format!(" ({k})"))
+                .unwrap_or_default();
+            error_once(state, run_id, msg, &suffix, ts, out);
+        }
+        other => out.push(Entry::system(
+            ts,
+            format!("chat {}", if other.is_empty() { "event" } else { other }),
+        )),
+    }
+}
+
+/// The final reply: whole on the stateless path; on the stateful path only what the deltas
+/// did not already show.
+fn finish_text(
+    run_id: &str,
+    text: &str,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    let Some(s) = state else {
+        if !text.trim().is_empty() {
+            out.push(Entry::assistant(ts, text));
+        }
+        return;
+    };
+    let run = s.run(run_id);
+    let shown = std::mem::take(&mut run.shown);
+    let diverged = run.diverged;
+    s.forget(run_id);
+    if text.trim().is_empty() || (!diverged && shown.trim() == text.trim()) {
+        return;
+    }
+    match text.strip_prefix(shown.as_str()) {
+        Some(rest) if !diverged && !shown.is_empty() => out.push(Entry::assistant_delta(ts, rest)),
+        _ => out.push(Entry::assistant(ts, text)),
+    }
+}
+
+fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
+    let num = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| u.get(*k).and_then(Value::as_f64))
+            .unwrap_or(0.0)
+    };
+    let cost = match u.get("cost") {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0),
+        Some(c) => c.get("total").and_then(Value::as_f64).unwrap_or(0.0),
+        None => 0.0,
+    };
+    Entry::Result {
+        ts: ts.to_owned(),
+        text: String::new(),
+        input_tokens: num(&["input", "inputTokens", "input_tokens"]),
+        output_tokens: num(&["output", "outputTokens", "output_tokens"]),
+        cached_tokens: num(&["cacheRead", "cache_read_input_tokens"]),
+        cost_usd: cost,
+        subtype: subtype.to_owned(),
+        is_error: false,
+        errors: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,16 +1,370 @@
-//! TODO(stub): opencode runtime. Replaced by the real module.
+//! OpenCode: `opencode run --format json` (sst/opencode, now anomalyco/opencode).
+//!
+//! Every line is `{type, timestamp (ms), sessionID, …}`, written by the `emit()` helper of
+//! `packages/opencode/src/cli/cmd/run.ts`. What that command prints:
+//! - `step_start` / `step_finish` with `part` (a step-start / step-finish part: `reason`,
+//!   `tokens{input, output, reasoning, cache{read, write}}`, `cost`);
+//! - `text` with a finished text part (`part.text`, printed once `part.time.end` is set);
+//! - `reasoning` with a finished reasoning part (only with `--thinking`);
+//! - `tool_use` with a tool part (`part.callID`, `part.tool`, `part.state{status, input,
+//!   output, error, title, metadata, time{start, end}}`); current versions print it only
+//!   when the status is `completed` or `error`, older ones and forks may print
+//!   `pending`/`running` too;
+//! - `error` with `error{name, data{message, …}}` (a session error or a failed prompt);
+//! - `done` with `reason` ("idle") and `rejected` (auto-rejected permissions).
+//!
+//! Mapping: step_start → system "step started"; text → assistant; reasoning → thinking;
+//! tool_use → tool_call (id = `callID`) plus, once completed/error, tool_result (with
+//! `durationMs` from `state.time`, and a diff when `metadata.diff` holds one);
+//! step_finish → a `result` entry, except reason `tool-calls` (a step that continues) which
+//! is a compact system line; error → stderr "error: …"; done → system. Stateless: a
+//! completed tool_use gives both call and result; stateful: if the same `callID` was
+//! already shown as called (pending/running seen) only the result is added.
+//!
+//! Evidence: run.ts (read via the code index), corpus `opencode-json/` (noldor capture,
+//! takopi capture and test literal).
 
-use super::common::{self, Confidence};
+use super::common::{self, num_of, path, str_of, type_of, Confidence};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::collections::{HashSet, VecDeque};
 
+/// Tool call ids remembered by the stateful parser.
+const MAX_IDS: usize = 2048;
+/// Longest diff shown as diff entries (lines); longer ones end with a truncation entry.
+const MAX_DIFF_LINES: usize = 400;
+
+const EVENTS: [&str; 7] = [
+    "step_start",
+    "step_finish",
+    "text",
+    "reasoning",
+    "tool_use",
+    "error",
+    "done",
+];
+
+/// Call ids already shown as `tool_call` (and those already finished), bounded.
 #[derive(Debug, Default)]
-pub struct State {}
+pub struct State {
+    called: HashSet<String>,
+    finished: HashSet<String>,
+    order: VecDeque<String>,
+}
 
-pub fn detect(_v: &Value) -> Confidence {
+impl State {
+    fn remember(&mut self, id: &str) {
+        if self.called.insert(id.to_owned()) {
+            self.order.push_back(id.to_owned());
+            if self.order.len() > MAX_IDS {
+                if let Some(old) = self.order.pop_front() {
+                    self.called.remove(&old);
+                    self.finished.remove(&old);
+                }
+            }
+        }
+    }
+}
+
+pub fn detect(v: &Value) -> Confidence {
+    let ty = type_of(v);
+    if !EVENTS.contains(&ty) {
+        return Confidence::No;
+    }
+    // `sessionID` (capital ID) next to a millisecond `timestamp` is OpenCode's envelope.
+    if str_of(v, "sessionID").is_some() && v.get("timestamp").is_some_and(Value::is_number) {
+        return Confidence::Sure;
+    }
+    let part_ty = path(v, &["part", "type"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if matches!(part_ty, "step-start" | "step-finish" | "tool" | "reasoning")
+        || (ty == "text" && part_ty == "text")
+    {
+        return Confidence::Maybe;
+    }
     Confidence::No
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut State>, out: &mut Vec<Entry>) {
-    out.push(common::unknown_event(ts, "opencode", v));
+pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let part = v.get("part").unwrap_or(&Value::Null);
+    match type_of(v) {
+        "step_start" => out.push(Entry::system(ts, "step started")),
+        "text" => {
+            if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
+                out.push(Entry::assistant(ts, t));
+            }
+        }
+        "reasoning" => {
+            if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
+                out.push(Entry::thinking(ts, t));
+            }
+        }
+        "tool_use" => tool_use(part, ts, state, out),
+        "step_finish" => step_finish(part, ts, out),
+        "error" => out.push(Entry::stderr(
+            ts,
+            format!("error: {}", error_text(v.get("error"))),
+        )),
+        "done" => out.push(done(v, ts)),
+        _ => out.push(common::unknown_event(ts, "opencode", v)),
+    }
+}
+
+fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let name = str_of(part, "tool").unwrap_or("tool");
+    let st = part.get("state").unwrap_or(&Value::Null);
+    let status = str_of(st, "status").unwrap_or("");
+    // Without a callID, the part id is stable and unique per tool part.
+    let id = str_of(part, "callID")
+        .or_else(|| str_of(part, "id"))
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("opencode-{name}"));
+    let done = matches!(status, "completed" | "error");
+    let (show_call, show_result) = match state {
+        None => (true, done),
+        Some(s) => {
+            let seen = s.called.contains(&id);
+            let finished = s.finished.contains(&id);
+            s.remember(&id);
+            if done {
+                s.finished.insert(id.clone());
+            }
+            (!seen, done && !finished)
+        }
+    };
+    if show_call {
+        let input = st
+            .get("input")
+            .cloned()
+            .unwrap_or(Value::Object(Default::default()));
+        out.push(Entry::tool_call(ts, name, input, Some(id.clone())));
+    }
+    if !show_result {
+        return;
+    }
+    let is_error = status == "error";
+    let content = if is_error {
+        str_of(st, "error")
+            .map(str::to_owned)
+            .unwrap_or_else(|| "tool failed".to_owned())
+    } else {
+        let output = match st.get("output") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => common::content_text(other),
+            None => String::new(),
+        };
+        if output.is_empty() {
+            "(no output)".to_owned()
+        } else {
+            output
+        }
+    };
+    let mut result = Entry::tool_result(ts, id, Some(name.to_owned()), content, is_error);
+    if let Entry::ToolResult { duration_ms, .. } = &mut result {
+        let start = path(st, &["time", "start"]).and_then(Value::as_f64);
+        let end = path(st, &["time", "end"]).and_then(Value::as_f64);
+        if let (Some(a), Some(b)) = (start, end) {
+            if b >= a && b.is_finite() {
+                *duration_ms = Some((b - a) as u64);
+            }
+        }
+    }
+    out.push(result);
+    if let Some(diff) = path(st, &["metadata", "diff"]).and_then(Value::as_str) {
+        push_diff(diff, ts, out);
+    }
+}
+
+/// A unified diff as `diff` entries, one per line, bounded by [`MAX_DIFF_LINES`].
+pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
+    let lines: Vec<&str> = diff.lines().collect();
+    for line in lines.iter().take(MAX_DIFF_LINES) {
+        let header = ["+++", "---", "Index:", "diff ", "===="]
+            .iter()
+            .any(|p| line.starts_with(p));
+        let kind = if header {
+            "file_header"
+        } else if line.starts_with("@@") {
+            "hunk"
+        } else if line.starts_with('+') {
+            "add"
+        } else if line.starts_with('-') {
+            "remove"
+        } else {
+            "context"
+        };
+        out.push(Entry::diff(ts, kind, *line));
+    }
+    if lines.len() > MAX_DIFF_LINES {
+        out.push(Entry::diff(
+            ts,
+            "truncation",
+            format!("… {} more diff lines", lines.len() - MAX_DIFF_LINES),
+        ));
+    }
+}
+
+fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let reason = str_of(part, "reason").unwrap_or("");
+    let tokens = part.get("tokens").unwrap_or(&Value::Null);
+    let input = num_of(tokens, "input");
+    let output = num_of(tokens, "output");
+    let cached = path(tokens, &["cache", "read"])
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
+    let cost = num_of(part, "cost");
+    if reason == "tool-calls" {
+        out.push(Entry::system(
+            ts,
+            format!(
+                "step finished: tool calls ({} in, {} out, {} cached tokens)",
+                input, output, cached
+            ),
+        ));
+        return;
+    }
+    out.push(Entry::Result {
+        ts: ts.to_owned(),
+        text: String::new(),
+        input_tokens: input,
+        output_tokens: output,
+        cached_tokens: cached,
+        cost_usd: cost,
+        subtype: if reason.is_empty() {
+            "step-finish".to_owned()
+        } else {
+            reason.to_owned()
+        },
+        is_error: reason == "error",
+        errors: Vec::new(),
+    });
+}
+
+/// `name: data.message`, or whichever of them exists.
+fn error_text(err: Option<&Value>) -> String {
+    match err {
+        Some(Value::String(s)) => s.clone(),
+        Some(e @ Value::Object(_)) => {
+            let name = str_of(e, "name");
+            let msg = path(e, &["data", "message"])
+                .and_then(Value::as_str)
+                .or_else(|| str_of(e, "message"));
+            match (name, msg) {
+                (Some(n), Some(m)) => format!("{n}: {m}"),
+                (Some(n), None) => n.to_owned(),
+                (None, Some(m)) => m.to_owned(),
+                (None, None) => common::clip(&common::compact_json(e), 300),
+            }
+        }
+        _ => "unknown error".to_owned(),
+    }
+}
+
+fn done(v: &Value, ts: &str) -> Entry {
+    let reason = str_of(v, "reason").unwrap_or("done");
+    let rejected: Vec<&str> = v
+        .get("rejected")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if rejected.is_empty() {
+        Entry::system(ts, format!("run finished ({reason})"))
+    } else {
+        Entry::system(
+            ts,
+            format!(
+                "run finished ({reason}); auto-rejected permissions: {}",
+                rejected.join(", ")
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
+        let mut out = Vec::new();
+        parse(v, "", "t", state, &mut out);
+        out
+    }
+
+    fn tool(status: &str) -> Value {
+        json!({"type":"tool_use","timestamp":1,"sessionID":"ses_1","part":{"type":"tool","callID":"c1","tool":"bash",
+            "state":{"status":status,"input":{"command":"ls"},"output":"a\n","error":"boom","time":{"start":100,"end":350}}}})
+    }
+
+    #[test]
+    fn detects_the_envelope() {
+        assert_eq!(detect(&tool("completed")), Confidence::Sure);
+        assert_eq!(
+            detect(&json!({"type":"error","message":"x"})),
+            Confidence::No
+        );
+        assert_eq!(
+            detect(&json!({"type":"text","part":{"type":"text","text":"x"}})),
+            Confidence::Maybe
+        );
+    }
+
+    #[test]
+    fn stateless_completed_tool_gives_call_and_result_with_duration() {
+        let out = run(&tool("completed"), None);
+        assert_eq!(out.len(), 2);
+        assert!(matches!(&out[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "c1"));
+        assert!(
+            matches!(&out[1], Entry::ToolResult { duration_ms: Some(250), is_error: false, content, .. } if content == "a\n")
+        );
+    }
+
+    #[test]
+    fn stateful_running_then_completed_shows_the_call_once() {
+        let mut s = State::default();
+        assert_eq!(run(&tool("running"), Some(&mut s)).len(), 1);
+        assert_eq!(run(&tool("running"), Some(&mut s)).len(), 0);
+        let out = run(&tool("error"), Some(&mut s));
+        assert_eq!(out.len(), 1);
+        assert!(
+            matches!(&out[0], Entry::ToolResult { is_error: true, content, .. } if content == "boom")
+        );
+        assert!(run(&tool("error"), Some(&mut s)).is_empty());
+    }
+
+    #[test]
+    fn step_finish_and_errors() {
+        let stop = json!({"type":"step_finish","sessionID":"s","timestamp":1,"part":{"reason":"stop","cost":0.5,"tokens":{"input":10,"output":3,"cache":{"read":7}}}});
+        assert!(
+            matches!(&run(&stop, None)[0], Entry::Result { input_tokens, cached_tokens, cost_usd, .. } if *input_tokens == 10.0 && *cached_tokens == 7.0 && *cost_usd == 0.5)
+        );
+        let more = json!({"type":"step_finish","sessionID":"s","timestamp":1,"part":{"reason":"tool-calls"}});
+        assert!(matches!(&run(&more, None)[0], Entry::System { .. }));
+        let err = json!({"type":"error","sessionID":"s","timestamp":1,"error":{"name":"APIError","data":{"message":"timeout"}}});
+        assert!(
+            matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "error: APIError: timeout")
+        );
+    }
+
+    #[test]
+    fn edit_diff_becomes_diff_entries() {
+        let v = json!({"type":"tool_use","sessionID":"s","timestamp":1,"part":{"callID":"e","tool":"edit","state":{"status":"completed","input":{},"output":"",
+            "metadata":{"diff":"Index: a.txt\n--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-old\n+new\n same"}}}});
+        let kinds: Vec<&str> = run(&v, None).iter().map(Entry::kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "tool_call",
+                "tool_result",
+                "diff",
+                "diff",
+                "diff",
+                "diff",
+                "diff",
+                "diff",
+                "diff"
+            ]
+        );
+    }
 }

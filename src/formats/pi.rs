@@ -1,16 +1,446 @@
-//! TODO(stub): pi runtime. Replaced by the real module.
+//! pi (pi-mono coding agent): `pi --mode json` / `pi -p --mode json` stdout, and pi session
+//! files read through the same module (see [`session`]).
+//!
+//! `--mode json` prints every `AgentSessionEvent` as one JSON line (pi-mono
+//! `packages/coding-agent/src/modes/print-mode.ts`, event types in
+//! `packages/agent/src/types.ts`): optional `session` header, `agent_start`, `turn_start`,
+//! `message_start` / `message_update` {assistantMessageEvent{type text_delta|thinking_delta|
+//! toolcall_*|…, contentIndex, delta}} / `message_end` (user, assistant and toolResult
+//! messages), `tool_execution_start` {toolCallId, toolName, args} / `_update`
+//! {partialResult} / `_end` {result{content, details}, isError}, `turn_end` {message,
+//! toolResults}, `agent_end` {messages}, `auto_compaction_start/end`, `auto_retry_start/end`.
+//!
+//! pi repeats itself a lot; each thing is shown from one carrier only, on both paths:
+//! - assistant text and thinking: `message_end` (complete). On the stateless path a
+//!   `message_update` shows nothing; the stateful path shows its `text_delta` /
+//!   `thinking_delta` live and then drops the blocks of `message_end` that the deltas
+//!   already showed (adding only a missing tail, or the whole block if it differs);
+//! - user messages: `message_end` (`message_start` shows nothing);
+//! - tool calls: `tool_execution_start` (not the `toolCall` blocks of `message_end`);
+//! - tool results: `tool_execution_end` (not the `toolResult` messages, not `turn_end`);
+//! - `turn_end`: a compact system line; `agent_end`: a `result` entry that sums the run's
+//!   usage (the messages are not shown again); `turn_start` and `tool_execution_update`
+//!   (a growing snapshot that `tool_execution_end` completes) show nothing.
+//!
+//! Evidence: corpus `pi-json/` (two hand-made takopi streams, a real session file) and
+//! `bench/pi-session-before-compaction.jsonl`; pi-mono sources via the code index.
 
-use super::common::{self, Confidence};
+mod session;
+
+use super::common::{self, path, str_of, type_of, Confidence};
 use crate::entry::Entry;
 use serde_json::Value;
 
-#[derive(Debug, Default)]
-pub struct State {}
+/// Content blocks of one message tracked for de-duplication.
+const MAX_BLOCKS: usize = 64;
+/// Streamed text kept per message; past it the complete text is shown as is.
+const MAX_STREAMED_BYTES: usize = 1 << 20;
 
-pub fn detect(_v: &Value) -> Confidence {
-    Confidence::No
+/// What the stateful parser streamed of the current assistant message, per content index.
+#[derive(Debug, Default)]
+pub struct State {
+    text: Vec<(u64, String)>,
+    thinking: Vec<(u64, String)>,
+    bytes: usize,
+    overflow: bool,
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut State>, out: &mut Vec<Entry>) {
-    out.push(common::unknown_event(ts, "pi", v));
+impl State {
+    fn reset(&mut self) {
+        *self = State::default();
+    }
+
+    fn add(&mut self, thinking: bool, index: u64, delta: &str) {
+        self.bytes += delta.len();
+        if self.bytes > MAX_STREAMED_BYTES {
+            // Past the cap nothing more is kept; message_end then shows its text whole.
+            self.overflow = true;
+            self.text.clear();
+            self.thinking.clear();
+        }
+        if self.overflow {
+            return;
+        }
+        let list = if thinking {
+            &mut self.thinking
+        } else {
+            &mut self.text
+        };
+        if let Some(pos) = list.iter().position(|(i, _)| *i == index) {
+            list[pos].1.push_str(delta);
+        } else if list.len() < MAX_BLOCKS {
+            list.push((index, delta.to_owned()));
+        } else {
+            self.overflow = true;
+        }
+    }
+
+    fn streamed(&self, thinking: bool, index: u64) -> Option<&str> {
+        if self.overflow {
+            return None;
+        }
+        let list = if thinking { &self.thinking } else { &self.text };
+        list.iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, s)| s.as_str())
+    }
+}
+
+const STREAM_EVENTS: [&str; 14] = [
+    "agent_start",
+    "agent_end",
+    "turn_start",
+    "turn_end",
+    "message_start",
+    "message_update",
+    "message_end",
+    "tool_execution_start",
+    "tool_execution_update",
+    "tool_execution_end",
+    "auto_compaction_start",
+    "auto_compaction_end",
+    "auto_retry_start",
+    "auto_retry_end",
+];
+
+pub fn detect(v: &Value) -> Confidence {
+    let ty = type_of(v);
+    if STREAM_EVENTS.contains(&ty) {
+        return Confidence::Sure;
+    }
+    match ty {
+        "session" if v.get("cwd").is_some() && v.get("id").is_some() => Confidence::Sure,
+        "thinking_level_change" | "branch_summary" | "session_info" => Confidence::Sure,
+        "model_change" if v.get("modelId").is_some() => Confidence::Sure,
+        "compaction" if v.get("summary").is_some() => Confidence::Sure,
+        "message" => {
+            let m = v.get("message").unwrap_or(&Value::Null);
+            match str_of(m, "role") {
+                Some("toolResult" | "bashExecution" | "branchSummary" | "compactionSummary") => {
+                    Confidence::Sure
+                }
+                Some("assistant") if m.get("stopReason").is_some() || m.get("api").is_some() => {
+                    Confidence::Sure
+                }
+                // pi stamps every message; Goose's `{type:"message", message:{id, role,
+                // created, content}}` (its stream-json) has `created` instead.
+                Some(_) if m.get("timestamp").is_some() && m.get("created").is_none() => {
+                    Confidence::Maybe
+                }
+                _ => Confidence::No,
+            }
+        }
+        _ => Confidence::No,
+    }
+}
+
+pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let empty = Value::Null;
+    let message = v.get("message").unwrap_or(&empty);
+    let role = str_of(message, "role").unwrap_or("");
+    match type_of(v) {
+        "agent_start" => out.push(Entry::system(ts, "agent run started")),
+        "turn_start" | "tool_execution_update" => {}
+        "message_start" => {
+            if role == "assistant" {
+                if let Some(s) = state {
+                    s.reset();
+                }
+            }
+        }
+        "message_update" => {
+            if let Some(s) = state {
+                stream_update(v, ts, s, out);
+            }
+        }
+        "message_end" => match role {
+            "assistant" => match state {
+                None => session::message(message, ts, false, out),
+                Some(s) => {
+                    assistant_end(message, ts, s, out);
+                    s.reset();
+                }
+            },
+            // Shown from tool_execution_end.
+            "toolResult" => {}
+            _ => session::message(message, ts, false, out),
+        },
+        "tool_execution_start" => {
+            let name = str_of(v, "toolName").unwrap_or("tool");
+            let args = v
+                .get("args")
+                .cloned()
+                .unwrap_or(Value::Object(Default::default()));
+            out.push(Entry::tool_call(
+                ts,
+                name,
+                args,
+                str_of(v, "toolCallId").map(str::to_owned),
+            ));
+        }
+        "tool_execution_end" => {
+            let result = v.get("result").unwrap_or(&empty);
+            let content = match result.get("content") {
+                Some(c) => common::content_text(c),
+                None => common::content_text(result),
+            };
+            let is_error = v.get("isError").and_then(Value::as_bool).unwrap_or(false);
+            let name = str_of(v, "toolName").map(str::to_owned);
+            out.push(Entry::tool_result(
+                ts,
+                str_of(v, "toolCallId").unwrap_or(""),
+                name,
+                content,
+                is_error,
+            ));
+        }
+        "turn_end" => out.push(turn_end(v, ts)),
+        "agent_end" => {
+            let messages = v
+                .get("messages")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            match session::run_result(messages, ts) {
+                Some(result) => out.push(result),
+                None => out.push(Entry::system(ts, "agent run finished")),
+            }
+        }
+        "auto_compaction_start" => {
+            let reason = str_of(v, "reason")
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            out.push(Entry::system(ts, format!("compacting context{reason}")));
+        }
+        "auto_compaction_end" => out.push(compaction_end(v, ts)),
+        "auto_retry_start" => {
+            let attempt = v.get("attempt").and_then(Value::as_u64).unwrap_or(0);
+            let max = v.get("maxAttempts").and_then(Value::as_u64).unwrap_or(0);
+            let delay = v.get("delayMs").and_then(Value::as_u64).unwrap_or(0);
+            let err = str_of(v, "errorMessage").unwrap_or("error");
+            out.push(Entry::system(
+                ts,
+                format!("retrying in {delay} ms (attempt {attempt}/{max}) after: {err}"),
+            ));
+        }
+        "auto_retry_end" => {
+            let attempt = v.get("attempt").and_then(Value::as_u64).unwrap_or(0);
+            if v.get("success").and_then(Value::as_bool).unwrap_or(false) {
+                out.push(Entry::system(
+                    ts,
+                    format!("retry succeeded (attempt {attempt})"),
+                ));
+            } else {
+                let err = str_of(v, "finalError").unwrap_or("gave up");
+                out.push(Entry::stderr(
+                    ts,
+                    format!("retry failed after attempt {attempt}: {err}"),
+                ));
+            }
+        }
+        _ => {
+            if !session::parse_entry(v, ts, out) {
+                out.push(common::unknown_event(ts, "pi", v));
+            }
+        }
+    }
+}
+
+/// Stateful: shows a streamed text/thinking delta and remembers it.
+fn stream_update(v: &Value, ts: &str, s: &mut State, out: &mut Vec<Entry>) {
+    let ev = v.get("assistantMessageEvent").unwrap_or(&Value::Null);
+    let index = ev.get("contentIndex").and_then(Value::as_u64).unwrap_or(0);
+    let Some(delta) = str_of(ev, "delta").filter(|d| !d.is_empty()) else {
+        return;
+    };
+    match type_of(ev) {
+        "text_delta" => {
+            s.add(false, index, delta);
+            out.push(Entry::assistant_delta(ts, delta));
+        }
+        "thinking_delta" => {
+            s.add(true, index, delta);
+            out.push(Entry::thinking_delta(ts, delta));
+        }
+        _ => {}
+    }
+}
+
+/// Stateful `message_end` of an assistant message: only what the deltas did not show.
+fn assistant_end(m: &Value, ts: &str, s: &State, out: &mut Vec<Entry>) {
+    for (i, block) in session::blocks(m).into_iter().enumerate() {
+        let (thinking, key) = match type_of(block) {
+            "text" => (false, "text"),
+            "thinking" => (true, "thinking"),
+            _ => continue,
+        };
+        let full = str_of(block, key).unwrap_or("");
+        if full.trim().is_empty() {
+            continue;
+        }
+        match s.streamed(thinking, i as u64) {
+            Some(shown) if shown == full => {}
+            Some(shown) if !shown.is_empty() && full.starts_with(shown) => {
+                let rest = &full[shown.len()..];
+                out.push(if thinking {
+                    Entry::thinking_delta(ts, rest)
+                } else {
+                    Entry::assistant_delta(ts, rest)
+                });
+            }
+            _ => out.push(if thinking {
+                Entry::thinking(ts, full)
+            } else {
+                Entry::assistant(ts, full)
+            }),
+        }
+    }
+    session::stop_notice(m, ts, out);
+}
+
+fn turn_end(v: &Value, ts: &str) -> Entry {
+    let reason = path(v, &["message", "stopReason"]).and_then(Value::as_str);
+    let results = v
+        .get("toolResults")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let mut text = String::from("turn finished");
+    match (reason, results) {
+        (Some(r), 0) => text.push_str(&format!(" ({r})")),
+        (Some(r), n) => text.push_str(&format!(
+            " ({r}, {n} tool result{})",
+            if n == 1 { "" } else { "s" }
+        )),
+        (None, 0) => {}
+        (None, n) => text.push_str(&format!(
+            " ({n} tool result{})",
+            if n == 1 { "" } else { "s" }
+        )),
+    }
+    Entry::system(ts, text)
+}
+
+fn compaction_end(v: &Value, ts: &str) -> Entry {
+    if let Some(err) = str_of(v, "errorMessage").filter(|e| !e.is_empty()) {
+        return Entry::stderr(ts, format!("context compaction failed: {err}"));
+    }
+    if v.get("aborted").and_then(Value::as_bool).unwrap_or(false) {
+        return Entry::system(ts, "context compaction aborted");
+    }
+    let mut text = String::from("context compacted");
+    if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {
+        text.push_str(&format!(" ({n} tokens before)"));
+    }
+    if v.get("willRetry").and_then(Value::as_bool).unwrap_or(false) {
+        text.push_str("; retrying the request");
+    }
+    Entry::system(ts, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
+        let mut out = Vec::new();
+        parse(v, "", "t", state, &mut out);
+        out
+    }
+
+    fn update(kind: &str, index: u64, delta: &str) -> Value {
+        json!({"type":"message_update","message":{"role":"assistant"},"assistantMessageEvent":{"type":kind,"contentIndex":index,"delta":delta}})
+    }
+
+    fn end() -> Value {
+        json!({"type":"message_end","message":{"role":"assistant","stopReason":"toolUse","content":[
+            {"type":"thinking","thinking":"plan it"},{"type":"text","text":"Hello world"},
+            {"type":"toolCall","id":"t1","name":"read","arguments":{"path":"a"}}]}})
+    }
+
+    #[test]
+    fn stateless_shows_message_end_once_and_no_deltas() {
+        assert!(run(&update("text_delta", 1, "Hello"), None).is_empty());
+        let kinds: Vec<&str> = run(&end(), None).iter().map(Entry::kind).collect();
+        assert_eq!(kinds, ["thinking", "assistant"]);
+    }
+
+    #[test]
+    fn stateful_shows_deltas_and_drops_the_repeat() {
+        let mut s = State::default();
+        run(
+            &json!({"type":"message_start","message":{"role":"assistant"}}),
+            Some(&mut s),
+        );
+        assert_eq!(
+            run(&update("thinking_delta", 0, "plan it"), Some(&mut s)).len(),
+            1
+        );
+        assert_eq!(
+            run(&update("text_delta", 1, "Hello"), Some(&mut s)).len(),
+            1
+        );
+        // " world" never arrived as a delta: only the missing tail is added.
+        let out = run(&end(), Some(&mut s));
+        assert_eq!(out.len(), 1);
+        assert!(
+            matches!(&out[0], Entry::Assistant { text, delta: Some(true), .. } if text == " world")
+        );
+    }
+
+    #[test]
+    fn tools_come_from_execution_events() {
+        let start = json!({"type":"tool_execution_start","toolCallId":"t1","toolName":"bash","args":{"command":"ls"}});
+        let end = json!({"type":"tool_execution_end","toolCallId":"t1","toolName":"bash","result":{"content":[{"type":"text","text":"ok"}]},"isError":false});
+        assert!(
+            matches!(&run(&start, None)[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "t1")
+        );
+        assert!(
+            matches!(&run(&end, None)[0], Entry::ToolResult { content, .. } if content == "ok")
+        );
+        let msg = json!({"type":"message_end","message":{"role":"toolResult","toolCallId":"t1","content":"ok"}});
+        assert!(run(&msg, None).is_empty());
+    }
+
+    #[test]
+    fn agent_end_sums_usage_and_errors_show() {
+        let v = json!({"type":"agent_end","messages":[
+            {"role":"assistant","usage":{"input":10,"output":2,"cacheRead":1,"cost":{"total":0.5}},"stopReason":"toolUse"},
+            {"role":"assistant","usage":{"input":5,"output":1,"cost":{"total":0.25}},"stopReason":"error","errorMessage":"boom"}]});
+        match &run(&v, None)[0] {
+            Entry::Result {
+                input_tokens,
+                cost_usd,
+                is_error,
+                errors,
+                ..
+            } => {
+                assert_eq!((*input_tokens, *cost_usd, *is_error), (15.0, 0.75, true));
+                assert_eq!(errors, &vec!["boom".to_owned()]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn session_file_lines_map_readably() {
+        let head = json!({"type":"session","id":"s1","cwd":"/x","provider":"anthropic","modelId":"claude"});
+        assert_eq!(detect(&head), Confidence::Sure);
+        assert!(
+            matches!(&run(&head, None)[0], Entry::Init { model, session_id, .. } if model == "anthropic/claude" && session_id == "s1")
+        );
+        let plain = json!({"type":"message","message":{"role":"assistant","content":"just text","timestamp":1}});
+        assert!(
+            matches!(&run(&plain, None)[0], Entry::Assistant { text, .. } if text == "just text")
+        );
+        let goose = json!({"type":"message","message":{"id":"m","role":"assistant","created":1,"content":[]}});
+        assert_eq!(detect(&goose), Confidence::No);
+        let call = json!({"type":"message","message":{"role":"assistant","api":"x","content":[{"type":"toolCall","id":"c","name":"read","arguments":{}}]}});
+        assert!(matches!(&run(&call, None)[0], Entry::ToolCall { .. }));
+        let bash = json!({"type":"message","message":{"role":"bashExecution","command":"ls","output":"a","exitCode":2,"cancelled":false,"timestamp":7}});
+        let out = run(&bash, None);
+        assert!(
+            matches!(&out[1], Entry::ToolResult { tool_use_id, is_error: true, content, .. } if tool_use_id == "pi-bash-7" && content == "a\nexit code 2")
+        );
+    }
 }

@@ -126,9 +126,10 @@ export function fixtures() {
 }
 
 /** Replays every fixture through a loaded parser module; returns a list of mismatch strings. */
-export function replayGoldens(mod, { stateful = true } = {}) {
+export function replayGoldens(mod, { stateful = true, only = null } = {}) {
   const problems = [];
   for (const fx of fixtures()) {
+    if (only && fx.runtime !== only) continue;
     const lines = linesOf(readFileSync(fx.input, "utf8"));
     const expected = linesOf(readFileSync(fx.expected, "utf8")).map((l) => JSON.parse(l));
     const parser = stateful ? mod.createStdoutParser() : null;

@@ -1,0 +1,241 @@
+//! Claude lines that are neither messages nor `system`: stream-json extras
+//! (`rate_limit_event`, `tool_progress`, `auth_status`, `tool_use_summary`, control
+//! messages, …) and session-file bookkeeping (`progress`, `file-history-snapshot`,
+//! `queue-operation`, `summary`, titles, `attachment`, …). Each becomes one short `system`
+//! entry, except subagent messages carried by `agent_progress`, shown as messages.
+
+use super::super::common::{self, clip, num_of, path, str_of, type_of};
+use super::text::{duration, first_line, plural, utc};
+use crate::entry::Entry;
+use serde_json::Value;
+
+/// Session-file line types that are pure bookkeeping (no message), all Claude's own.
+pub(super) fn is_session_bookkeeping(t: &str) -> bool {
+    matches!(
+        t,
+        "file-history-snapshot"
+            | "file-history-delta"
+            | "queue-operation"
+            | "custom-title"
+            | "ai-title"
+            | "last-prompt"
+            | "cost-state"
+            | "permission-mode"
+            | "atis-latch"
+            | "bridge-session"
+    )
+}
+
+/// Top-level types that are neither messages nor `system`. Returns false if unknown.
+pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
+    let ty = type_of(v);
+    let text = match ty {
+        "rate_limit_event" => rate_limit(v.get("rate_limit_info").unwrap_or(&Value::Null)),
+        "tool_progress" => format!(
+            "{} running ({})",
+            str_of(v, "tool_name").unwrap_or("tool"),
+            duration(num_of(v, "elapsed_time_seconds") * 1000.0)
+        ),
+        "auth_status" => {
+            if let Some(e) = common::nonempty_str(v, "error") {
+                format!("authentication error: {}", clip(e, 300))
+            } else {
+                let lines: Vec<&str> = v
+                    .get("output")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let head = if common::bool_of(v, "isAuthenticating") {
+                    "authenticating"
+                } else {
+                    "authentication"
+                };
+                if lines.is_empty() {
+                    head.to_owned()
+                } else {
+                    format!("{head}: {}", clip(&lines.join(" "), 300))
+                }
+            }
+        }
+        "keep_alive" => "keep-alive".to_owned(),
+        "tool_use_summary" => format!(
+            "tool summary: {}",
+            clip(str_of(v, "summary").unwrap_or(""), 300)
+        ),
+        "prompt_suggestion" => format!(
+            "suggested prompt: {}",
+            clip(str_of(v, "suggestion").unwrap_or(""), 300)
+        ),
+        "active_goal" => match path(v, &["value", "condition"]).and_then(Value::as_str) {
+            Some(c) => format!("goal: {}", clip(c, 300)),
+            None => "goal cleared".to_owned(),
+        },
+        "control_request" => {
+            let req = v.get("request").unwrap_or(&Value::Null);
+            let mut t = format!("control request: {}", str_of(req, "subtype").unwrap_or("?"));
+            if let Some(tool) = str_of(req, "tool_name") {
+                t.push_str(&format!(" ({tool})"));
+            }
+            t
+        }
+        "control_response" => {
+            let sub = path(v, &["response", "subtype"])
+                .and_then(Value::as_str)
+                .unwrap_or("?");
+            format!("control response: {sub}")
+        }
+        "control_cancel_request" => "control request cancelled".to_owned(),
+        "summary" => format!("summary: {}", clip(str_of(v, "summary").unwrap_or(""), 300)),
+        "attachment" => attachment(v.get("attachment").unwrap_or(&Value::Null)),
+        "file-history-snapshot" | "file-history-delta" => {
+            let files = path(v, &["snapshot", "trackedFileBackups"])
+                .and_then(Value::as_object)
+                .map(|m| m.len());
+            let what = if common::bool_of(v, "isSnapshotUpdate") {
+                "updated"
+            } else {
+                "saved"
+            };
+            match files {
+                Some(n) => format!(
+                    "file history snapshot {what} ({} tracked)",
+                    plural(n as f64, "file")
+                ),
+                None => format!("file history {what}"),
+            }
+        }
+        "queue-operation" => {
+            let op = str_of(v, "operation").unwrap_or("update");
+            match common::nonempty_str(v, "content") {
+                Some(c) => format!("queue {op}: {}", clip(&first_line(c), 200)),
+                None => format!("queue {op}"),
+            }
+        }
+        "custom-title" | "ai-title" => {
+            let t = str_of(v, "customTitle")
+                .or_else(|| str_of(v, "aiTitle"))
+                .or_else(|| str_of(v, "title"));
+            format!("session title: {}", t.unwrap_or("?"))
+        }
+        "last-prompt" => match str_of(v, "lastPrompt") {
+            Some(p) => format!("last prompt: {}", clip(p, 200)),
+            None => "last prompt".to_owned(),
+        },
+        "permission-mode" | "mode" => {
+            let m = str_of(v, "permissionMode").or_else(|| str_of(v, "mode"));
+            format!("{}: {}", ty.replace('-', " "), m.unwrap_or("?"))
+        }
+        t if is_session_bookkeeping(t) => t.replace('-', " "),
+        _ => return false,
+    };
+    out.push(Entry::system(ts, text));
+    true
+}
+
+fn rate_limit(info: &Value) -> String {
+    let status = str_of(info, "status").unwrap_or("?");
+    let mut parts = Vec::new();
+    if let Some(kind) = str_of(info, "rateLimitType") {
+        parts.push(kind.to_owned());
+    }
+    if let Some(u) = info.get("utilization").and_then(Value::as_f64) {
+        parts.push(format!("{:.0}% used", u * 100.0));
+    }
+    if status != "allowed" {
+        if let Some(r) = info.get("resetsAt").and_then(Value::as_i64) {
+            parts.push(format!("resets {}", utc(r)));
+        }
+    }
+    if parts.is_empty() {
+        format!("rate limit: {status}")
+    } else {
+        format!("rate limit: {status} ({})", parts.join(", "))
+    }
+}
+
+fn attachment(a: &Value) -> String {
+    let kind = str_of(a, "type").unwrap_or("unknown");
+    if kind.starts_with("hook_") {
+        let name = str_of(a, "hookName")
+            .or_else(|| str_of(a, "hookEvent"))
+            .unwrap_or("?");
+        let body = a
+            .get("content")
+            .map(common::content_text)
+            .unwrap_or_default();
+        let body = body.trim();
+        if body.is_empty() {
+            format!(
+                "hook {name}: {}",
+                kind.trim_start_matches("hook_").replace('_', " ")
+            )
+        } else {
+            format!("hook {name}: {}", clip(body, 200))
+        }
+    } else {
+        format!("attachment: {}", kind.replace('_', " "))
+    }
+}
+
+/// A session-file `progress` line. Subagent messages (`agent_progress`) are shown as the
+/// messages they carry, marked with the parent tool call.
+pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let data = v.get("data").unwrap_or(&Value::Null);
+    let text = match type_of(data) {
+        "hook_progress" => {
+            let name = str_of(data, "hookName")
+                .or_else(|| str_of(data, "hookEvent"))
+                .unwrap_or("?");
+            match common::nonempty_str(data, "command") {
+                Some(c) => format!("hook {name}: {}", clip(c, 120)),
+                None => format!("hook {name}"),
+            }
+        }
+        "bash_progress" => format!(
+            "command running ({}, {} of output)",
+            duration(num_of(data, "elapsedTimeSeconds") * 1000.0),
+            plural(num_of(data, "totalLines"), "line")
+        ),
+        "agent_progress" => {
+            let nested = data.get("message").unwrap_or(&Value::Null);
+            let role = type_of(nested);
+            if matches!(role, "user" | "assistant")
+                && nested.get("message").is_some_and(Value::is_object)
+            {
+                let parent = str_of(v, "parentToolUseID");
+                super::message_line(runtime, nested, role, parent, ts, None, out);
+                return;
+            }
+            "subagent progress".to_owned()
+        }
+        "waiting_for_task" => format!(
+            "waiting for task: {}",
+            clip(str_of(data, "taskDescription").unwrap_or("?"), 200)
+        ),
+        "mcp_progress" => format!(
+            "MCP {} {}: {}",
+            str_of(data, "serverName").unwrap_or("?"),
+            str_of(data, "toolName").unwrap_or("?"),
+            str_of(data, "status").unwrap_or("running")
+        ),
+        "query_update" => format!(
+            "web search: {}",
+            clip(str_of(data, "query").unwrap_or(""), 200)
+        ),
+        "search_results_received" => format!(
+            "web search: {} results for {}",
+            num_of(data, "resultCount"),
+            clip(str_of(data, "query").unwrap_or("?"), 200)
+        ),
+        "" => "progress".to_owned(),
+        other => {
+            let fields = common::short_fields(data, 2);
+            if fields.is_empty() {
+                format!("progress: {}", other.replace('_', " "))
+            } else {
+                format!("progress: {} ({fields})", other.replace('_', " "))
+            }
+        }
+    };
+    out.push(Entry::system(ts, text));
+}

@@ -1,0 +1,301 @@
+//! `stream_event` lines (`--include-partial-messages`, the Agent SDK's
+//! `SDKPartialAssistantMessage`): one raw Messages API streaming event each
+//! (`message_start`, `content_block_start`, `content_block_delta` with `text_delta` /
+//! `thinking_delta` / `input_json_delta` / `signature_delta`, `content_block_stop`,
+//! `message_delta`, `message_stop`, `ping`, `error`).
+//!
+//! Claude always repeats the complete message as `assistant` lines afterwards, so:
+//! - stateless: deltas give no entry (the one documented invisible case; the full text
+//!   follows), only stream `error` events are shown;
+//! - stateful: `text_delta`/`thinking_delta` become delta entries as they arrive, and the
+//!   full text/thinking blocks of the same message (`message.id` from `message_start`)
+//!   that match what was streamed are not shown again. Tool calls are never streamed
+//!   (`input_json_delta` gives nothing): the complete `tool_use` block is shown.
+//!
+//! Bookkeeping is bounded: the last [`MAX_MESSAGES`] messages, [`MAX_BLOCKS`] blocks each,
+//! and per block only its byte length and an FNV-1a hash of the streamed text.
+
+use super::super::common::{path, str_of, type_of};
+use crate::entry::Entry;
+use serde_json::Value;
+use std::collections::VecDeque;
+
+/// Messages remembered for de-duplication (oldest evicted first).
+pub const MAX_MESSAGES: usize = 32;
+/// Streamed blocks remembered per message.
+pub const MAX_BLOCKS: usize = 64;
+/// Full blocks remembered to drop exact repeats of the same message (session files
+/// written again on resume repeat whole messages under the same `message.id`).
+pub const MAX_SHOWN: usize = 256;
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn fnv(mut h: u64, s: &str) -> u64 {
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(FNV_PRIME);
+    }
+    h
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Text,
+    Thinking,
+    ToolUse,
+}
+
+#[derive(Debug)]
+struct Block {
+    index: u64,
+    kind: Kind,
+    len: usize,
+    hash: u64,
+    shown_in_full: bool,
+}
+
+#[derive(Debug)]
+struct Streamed {
+    /// `message.id` from `message_start`; empty when the stream began mid-message.
+    id: String,
+    parent: Option<String>,
+    blocks: Vec<Block>,
+}
+
+/// The stateful parser's memory of streamed text (see the module doc).
+#[derive(Debug, Default)]
+pub struct State {
+    messages: VecDeque<Streamed>,
+    /// Hashes of (message id, kind, text or tool id) of full blocks already shown.
+    shown: VecDeque<u64>,
+}
+
+impl State {
+    fn start(&mut self, id: &str, parent: Option<&str>) {
+        if self.messages.len() >= MAX_MESSAGES {
+            self.messages.pop_front();
+        }
+        self.messages.push_back(Streamed {
+            id: id.to_owned(),
+            parent: parent.map(str::to_owned),
+            blocks: Vec::new(),
+        });
+    }
+
+    /// The message currently streaming for this parent (main agent or one subagent).
+    fn current(&mut self, parent: Option<&str>) -> &mut Streamed {
+        let pos = self
+            .messages
+            .iter()
+            .rposition(|m| m.parent.as_deref() == parent);
+        match pos {
+            Some(i) => &mut self.messages[i],
+            None => {
+                self.start("", parent);
+                let last = self.messages.len() - 1;
+                &mut self.messages[last]
+            }
+        }
+    }
+
+    fn record(&mut self, parent: Option<&str>, index: u64, kind: Kind, text: &str) {
+        let msg = self.current(parent);
+        if let Some(b) = msg
+            .blocks
+            .iter_mut()
+            .find(|b| b.index == index && b.kind == kind)
+        {
+            b.len += text.len();
+            b.hash = fnv(b.hash, text);
+        } else if msg.blocks.len() < MAX_BLOCKS {
+            msg.blocks.push(Block {
+                index,
+                kind,
+                len: text.len(),
+                hash: fnv(FNV_OFFSET, text),
+                shown_in_full: false,
+            });
+        }
+    }
+
+    /// True if this full block was already shown: streamed as deltas, or the same block
+    /// of the same message seen before. Only blocks of messages with an id are tracked.
+    pub(super) fn already_shown(
+        &mut self,
+        msg_id: Option<&str>,
+        parent: Option<&str>,
+        kind: Kind,
+        text: &str,
+    ) -> bool {
+        let streamed = kind != Kind::ToolUse && self.take_streamed(msg_id, parent, kind, text);
+        let Some(id) = msg_id.filter(|i| !i.is_empty()) else {
+            return streamed;
+        };
+        let tag = match kind {
+            Kind::Text => "\u{0}t\u{0}",
+            Kind::Thinking => "\u{0}h\u{0}",
+            Kind::ToolUse => "\u{0}u\u{0}",
+        };
+        let key = fnv(fnv(fnv(FNV_OFFSET, id), tag), text);
+        if self.shown.contains(&key) {
+            return true;
+        }
+        if self.shown.len() >= MAX_SHOWN {
+            self.shown.pop_front();
+        }
+        self.shown.push_back(key);
+        streamed
+    }
+
+    /// True (and remembered) if this full block's text was already streamed as deltas.
+    fn take_streamed(
+        &mut self,
+        msg_id: Option<&str>,
+        parent: Option<&str>,
+        kind: Kind,
+        text: &str,
+    ) -> bool {
+        if self.messages.is_empty() {
+            return false;
+        }
+        let id = msg_id.unwrap_or("");
+        let pos = self
+            .messages
+            .iter()
+            .rposition(|m| !id.is_empty() && m.id == id)
+            .or_else(|| {
+                self.messages
+                    .iter()
+                    .rposition(|m| m.id.is_empty() && m.parent.as_deref() == parent)
+            });
+        let Some(i) = pos else { return false };
+        let hash = fnv(FNV_OFFSET, text);
+        let block = self.messages[i]
+            .blocks
+            .iter_mut()
+            .find(|b| !b.shown_in_full && b.kind == kind && b.len == text.len() && b.hash == hash);
+        match block {
+            Some(b) => {
+                b.shown_in_full = true;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+pub(super) fn stream_event(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let event = v.get("event").unwrap_or(&Value::Null);
+    let parent = str_of(v, "parent_tool_use_id");
+    if type_of(event) == "error" {
+        let err = event.get("error").unwrap_or(&Value::Null);
+        let kind = str_of(err, "type").unwrap_or("error");
+        let msg = str_of(err, "message").unwrap_or("");
+        out.push(Entry::system(
+            ts,
+            format!("stream error: {kind}: {msg}")
+                .trim_end_matches([':', ' '])
+                .to_owned(),
+        ));
+        return;
+    }
+    let Some(state) = state else { return };
+    match type_of(event) {
+        "message_start" => {
+            let id = path(event, &["message", "id"])
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            state.start(id, parent);
+        }
+        "content_block_start" => {
+            // A block may open with text already in it (normally empty).
+            let block = event.get("content_block").unwrap_or(&Value::Null);
+            let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+            match type_of(block) {
+                "text" => delta(
+                    state,
+                    parent,
+                    index,
+                    Kind::Text,
+                    str_of(block, "text"),
+                    ts,
+                    out,
+                ),
+                "thinking" => delta(
+                    state,
+                    parent,
+                    index,
+                    Kind::Thinking,
+                    str_of(block, "thinking"),
+                    ts,
+                    out,
+                ),
+                _ => {}
+            }
+        }
+        "content_block_delta" => {
+            let d = event.get("delta").unwrap_or(&Value::Null);
+            let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+            match type_of(d) {
+                "text_delta" => delta(state, parent, index, Kind::Text, str_of(d, "text"), ts, out),
+                "thinking_delta" => delta(
+                    state,
+                    parent,
+                    index,
+                    Kind::Thinking,
+                    str_of(d, "thinking"),
+                    ts,
+                    out,
+                ),
+                // input_json_delta, signature_delta, citations_delta: the full block follows.
+                _ => {}
+            }
+        }
+        // content_block_stop, message_delta, message_stop, ping: nothing to show.
+        _ => {}
+    }
+}
+
+fn delta(
+    state: &mut State,
+    parent: Option<&str>,
+    index: u64,
+    kind: Kind,
+    text: Option<&str>,
+    ts: &str,
+    out: &mut Vec<Entry>,
+) {
+    let Some(text) = text.filter(|t| !t.is_empty()) else {
+        return;
+    };
+    state.record(parent, index, kind, text);
+    let e = if kind == Kind::Text {
+        Entry::assistant_delta(ts, text)
+    } else {
+        Entry::thinking_delta(ts, text)
+    };
+    out.push(e.with_parent(parent));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_is_bounded() {
+        let mut s = State::default();
+        for i in 0..(MAX_MESSAGES * 3) {
+            s.start(&format!("msg_{i}"), None);
+            for b in 0..(MAX_BLOCKS as u64 * 2) {
+                s.record(None, b, Kind::Text, "x");
+            }
+        }
+        assert_eq!(s.messages.len(), MAX_MESSAGES);
+        assert!(s.messages.iter().all(|m| m.blocks.len() <= MAX_BLOCKS));
+        for i in 0..(MAX_SHOWN * 2) {
+            s.already_shown(Some("m"), None, Kind::ToolUse, &i.to_string());
+        }
+        assert_eq!(s.shown.len(), MAX_SHOWN);
+    }
+}

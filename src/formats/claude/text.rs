@@ -1,0 +1,216 @@
+//! Text helpers for Claude notices: the tags Claude Code injects into user turns
+//! (slash commands, their output, `!` shell mode, task notifications, reminders), ANSI
+//! stripping, and short renderings of durations, token counts and times (no clock read).
+
+use super::super::common::{self, clip};
+use crate::entry::Entry;
+use serde_json::Value;
+
+/// Text Claude Code injects into user turns wrapped in tags: slash commands (a `user`
+/// entry `/name args`), their output, `!` shell mode, task notifications, reminders.
+/// `None` when the text is not one of those.
+pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
+    if !t.starts_with('<') {
+        return None;
+    }
+    if let Some(name) = tag_inner(t, "command-name") {
+        let mut cmd = String::new();
+        if !name.starts_with('/') {
+            cmd.push('/');
+        }
+        cmd.push_str(name.trim());
+        if let Some(args) = tag_inner(t, "command-args")
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+        {
+            cmd.push(' ');
+            cmd.push_str(args);
+        }
+        return Some(Entry::user(ts, cmd));
+    }
+    if let Some(cmd) = tag_inner(t, "bash-input") {
+        return Some(Entry::user(ts, format!("! {}", cmd.trim())));
+    }
+    // `label` ends with its own separator ("command output: ", "(meta) ").
+    let tagged = |tag: &str, label: &str| -> Option<Entry> {
+        let inner = tag_inner(t, tag)?;
+        let inner = strip_ansi(inner.trim());
+        let shown = if inner.is_empty() {
+            "(empty)".to_owned()
+        } else {
+            clip(&inner, 500)
+        };
+        Some(Entry::system(ts, format!("{label}{shown}")))
+    };
+    if t.starts_with("<local-command-stdout>") || t.starts_with("<bash-stdout>") {
+        let tag = if t.starts_with("<bash") {
+            "bash-stdout"
+        } else {
+            "local-command-stdout"
+        };
+        return tagged(tag, "command output: ");
+    }
+    if t.starts_with("<local-command-stderr>") || t.starts_with("<bash-stderr>") {
+        let tag = if t.starts_with("<bash") {
+            "bash-stderr"
+        } else {
+            "local-command-stderr"
+        };
+        return tagged(tag, "command error: ");
+    }
+    if t.starts_with("<local-command-caveat>") {
+        return tagged("local-command-caveat", "(meta) ");
+    }
+    if t.starts_with("<system-reminder>") {
+        return tagged("system-reminder", "reminder: ");
+    }
+    if t.starts_with("<task-notification>") {
+        let status = tag_inner(t, "status").unwrap_or("update").trim();
+        let text = match tag_inner(t, "summary")
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            Some(s) => format!("task notification ({status}): {}", clip(s, 300)),
+            None => format!("task notification ({status})"),
+        };
+        return Some(Entry::system(ts, text));
+    }
+    None
+}
+
+/// The text between `<tag>` and `</tag>`, if both are there.
+fn tag_inner<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let start = t.find(&open)? + open.len();
+    let end = t[start..].find(&close)? + start;
+    Some(&t[start..end])
+}
+
+/// The message of an error value nested a few levels deep (`error.error.message`).
+pub(super) fn nested_message(e: &Value) -> String {
+    let mut cur = e;
+    for _ in 0..4 {
+        match cur {
+            Value::String(s) => return s.clone(),
+            Value::Object(_) => {
+                if let Some(m) = common::nonempty_str(cur, "message") {
+                    return m.to_owned();
+                }
+                match cur.get("error") {
+                    Some(next) => cur = next,
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    clip(&common::compact_json(cur), 300)
+}
+
+pub(super) fn first_line(s: &str) -> String {
+    let s = s.trim();
+    match s.split_once('\n') {
+        Some((a, _)) => format!("{a} …"),
+        None => s.to_owned(),
+    }
+}
+
+/// Drops ANSI escape sequences (CSI `ESC [ … final` and two-byte `ESC x`).
+pub(super) fn strip_ansi(s: &str) -> String {
+    if !s.contains('\u{1b}') {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'[') {
+            chars.next();
+            for n in chars.by_ref() {
+                if ('@'..='~').contains(&n) {
+                    break;
+                }
+            }
+        } else {
+            chars.next();
+        }
+    }
+    out
+}
+
+/// Milliseconds as `850ms`, `4s`, `5m 41s`, `2h 3m`.
+pub(super) fn duration(ms: f64) -> String {
+    if !ms.is_finite() || ms < 0.0 {
+        return "?".to_owned();
+    }
+    if ms < 1000.0 {
+        return format!("{}ms", ms.round());
+    }
+    let s = (ms / 1000.0).round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {}s", s / 60, s % 60),
+        _ => format!("{}h {}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// `1 tool use`, `3 tool uses`.
+pub(super) fn plural(n: f64, what: &str) -> String {
+    if n == 1.0 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Token counts as `812`, `12k`, `170k`, `1.2M`.
+pub(super) fn kilo(n: f64) -> String {
+    if n >= 1_000_000.0 {
+        format!("{:.1}M", n / 1_000_000.0)
+    } else if n >= 1000.0 {
+        format!("{}k", (n / 1000.0).round())
+    } else {
+        format!("{n}")
+    }
+}
+
+/// Unix seconds as `2026-09-29 08:00 UTC` (civil-from-days, no clock read).
+pub(super) fn utc(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        (rem % 3600) / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_790_678_400), "2026-09-29 10:40 UTC");
+        assert_eq!(duration(4000.0), "4s");
+        assert_eq!(duration(341_765.0), "5m 42s");
+        assert_eq!(kilo(170_251.0), "170k");
+        assert_eq!(strip_ansi("a\u{1b}[1mb\u{1b}[22mc"), "abc");
+        assert_eq!(tag_inner("<a>x</a>", "a"), Some("x"));
+        assert_eq!(tag_inner("<a>x", "a"), None);
+    }
+}

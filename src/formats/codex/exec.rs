@@ -1,0 +1,395 @@
+//! `codex exec --json` thread events (codex ≥ 0.44): `thread.started`, `turn.started`,
+//! `turn.completed` (usage), `turn.failed`, `item.started|updated|completed` with typed
+//! items, `item.plan.delta`, `request_user_input` and the top-level `error`.
+//!
+//! Commands, MCP calls and collab calls become a `tool_call` on `item.started` and a
+//! `tool_result` (same id: the item id) on `item.completed`; `item.updated` shows nothing
+//! (the completed line repeats it). A stateful parser that saw no `item.started` for an id
+//! emits the missing `tool_call` right before the result, so a stream that starts mid-run
+//! still shows the command. File changes and web searches are shown whole (call, diff,
+//! result) on `item.completed`: older codex prints no started line for them.
+
+use super::{diff, first_sighting, key, object, result_entry, tool_result, unknown, State, Usage};
+use crate::entry::Entry;
+use crate::formats::common::{self, bool_of, content_text, nonempty_str, str_of, type_of};
+use serde_json::{json, Value};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Started,
+    Updated,
+    Completed,
+}
+
+pub(super) fn parse(
+    v: &Value,
+    ty: &str,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    match ty {
+        "thread.started" => out.push(Entry::init(
+            ts,
+            nonempty_str(v, "model").unwrap_or("codex"),
+            str_of(v, "thread_id").unwrap_or(""),
+        )),
+        "turn.started" => out.push(Entry::system(ts, "turn started")),
+        "turn.completed" => {
+            let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
+            out.push(result_entry(ts, "", usage, false, Vec::new()));
+        }
+        "turn.failed" => {
+            let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
+            let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".to_owned());
+            out.push(result_entry(ts, "", usage, true, vec![msg]));
+        }
+        "error" => {
+            let msg = error_message(v.get("message")).or_else(|| error_message(v.get("error")));
+            out.push(Entry::stderr(
+                ts,
+                msg.unwrap_or_else(|| "codex error (no message)".to_owned()),
+            ));
+        }
+        "item.started" | "item.updated" | "item.completed" => {
+            let phase = match ty {
+                "item.started" => Phase::Started,
+                "item.updated" => Phase::Updated,
+                _ => Phase::Completed,
+            };
+            match v.get("item").filter(|i| i.is_object()) {
+                Some(item) => parse_item(item, ty, phase, ts, state, out),
+                None => out.push(unknown(ts, ty, v)),
+            }
+        }
+        "item.plan.delta" => {
+            let id = str_of(v, "item_id").unwrap_or("");
+            let delta = str_of(v, "delta").unwrap_or("");
+            if let Some(st) = state {
+                st.seen.insert(key("plan-delta", id));
+            }
+            if !delta.is_empty() {
+                out.push(with_item_id(Entry::assistant_delta(ts, delta), id));
+            }
+        }
+        "request_user_input" => out.push(Entry::system(ts, questions_text(v))),
+        _ => out.push(unknown(ts, &format!("event: {}", common::event_name(v)), v)),
+    }
+}
+
+fn parse_item(
+    item: &Value,
+    ty: &str,
+    phase: Phase,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    let id = str_of(item, "id").unwrap_or("");
+    let item_ty = type_of(item);
+    match item_ty {
+        // Text items arrive complete in `item.completed` (codex never streams them as
+        // started/updated; if it did, the completed line would repeat the full text).
+        "agent_message" if phase == Phase::Completed => {
+            let text = str_of(item, "text").unwrap_or("");
+            if !text.is_empty() {
+                let mut e = with_item_id(Entry::assistant(ts, text), id);
+                if let Entry::Assistant { channel, .. } = &mut e {
+                    *channel = phase_channel(str_of(item, "phase"));
+                }
+                out.push(e);
+            }
+        }
+        "plan" if phase == Phase::Completed => {
+            let streamed = state.as_deref().is_some_and(|s| s.seen.contains(key("plan-delta", id)));
+            let text = str_of(item, "text").unwrap_or("");
+            if !streamed && !text.is_empty() {
+                out.push(with_item_id(Entry::assistant(ts, text), id));
+            }
+        }
+        "reasoning" if phase == Phase::Completed => {
+            let text = str_of(item, "text").unwrap_or("");
+            if !text.is_empty() {
+                let mut e = with_item_id(Entry::thinking(ts, text), id);
+                if let Entry::Thinking { channel, .. } = &mut e {
+                    *channel = Some("summary");
+                }
+                out.push(e);
+            }
+        }
+        "agent_message" | "plan" | "reasoning" => {}
+        "error" => {
+            if phase == Phase::Completed {
+                let msg = error_message(item.get("message")).unwrap_or_else(|| "error".to_owned());
+                out.push(Entry::stderr(ts, msg));
+            }
+        }
+        "todo_list" => {
+            let text = todo_text(item.get("items"));
+            if first_sighting(&mut state, key(&format!("todo:{id}"), &text)) != Some(false) {
+                out.push(Entry::system(ts, text));
+            }
+        }
+        "command_execution" | "file_change" | "mcp_tool_call" | "collab_tool_call"
+        | "web_search" => tool_item(item, item_ty, phase, ts, state, out),
+        _ => out.push(unknown(
+            ts,
+            &format!("{ty}: {}", if item_ty.is_empty() { "untyped item" } else { item_ty }),
+            item,
+        )),
+    }
+}
+
+fn tool_item(
+    item: &Value,
+    item_ty: &str,
+    phase: Phase,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    let (name, input) = call_of(item, item_ty);
+    let id = match nonempty_str(item, "id") {
+        Some(id) => id.to_owned(),
+        // No id in the data: one derived from what the call is, the same on both lines.
+        None => format!("codex-{item_ty}-{:016x}", key(&name, &common::compact_json(&input))),
+    };
+    // File changes and web searches are over in an instant and older codex prints only
+    // their completed line: they are shown whole (call, diff, result) on item.completed.
+    let single_shot = matches!(item_ty, "file_change" | "web_search");
+    match phase {
+        Phase::Started if !single_shot => {
+            first_sighting(&mut state, key("call", &id));
+            out.push(Entry::tool_call(ts, name, input, Some(id)));
+        }
+        Phase::Started | Phase::Updated => {}
+        Phase::Completed => {
+            if single_shot || first_sighting(&mut state, key("call", &id)) == Some(true) {
+                out.push(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
+            }
+            if item_ty == "file_change" {
+                file_change_diffs(item, ts, out);
+            }
+            let (content, is_error) = result_of(item, item_ty);
+            out.push(tool_result(ts, &id, Some(&name), content, is_error, None));
+        }
+    }
+}
+
+/// The tool name and input a tool-like item is shown with.
+fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
+    match item_ty {
+        "command_execution" => (
+            "command_execution".to_owned(),
+            json!({ "command": str_of(item, "command").unwrap_or("") }),
+        ),
+        "file_change" => {
+            let changes: Vec<Value> = changes_of(item)
+                .map(|(path, kind)| json!({ "path": path, "kind": kind }))
+                .collect();
+            ("file_change".to_owned(), json!({ "changes": changes }))
+        }
+        "mcp_tool_call" => {
+            let server = str_of(item, "server").unwrap_or("");
+            let tool = str_of(item, "tool").unwrap_or("tool");
+            let name = if server.is_empty() { tool.to_owned() } else { format!("{server}.{tool}") };
+            let args = match item.get("arguments") {
+                None | Some(Value::Null) => json!({}),
+                Some(a) => a.clone(),
+            };
+            (name, args)
+        }
+        "collab_tool_call" => {
+            let input = object(&[
+                ("prompt", item.get("prompt").filter(|p| !p.is_null()).cloned()),
+                ("receiver_thread_ids", item.get("receiver_thread_ids").cloned()),
+            ]);
+            (str_of(item, "tool").unwrap_or("collab_tool_call").to_owned(), input)
+        }
+        "web_search" => {
+            let query = nonempty_str(item, "query")
+                .map(str::to_owned)
+                .or_else(|| item.get("action").map(action_text))
+                .unwrap_or_default();
+            ("web_search".to_owned(), json!({ "query": query }))
+        }
+        _ => (item_ty.to_owned(), object(&[("path", item.get("path").cloned())])),
+    }
+}
+
+/// The result text of a completed tool-like item, and whether it failed.
+fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
+    let status = str_of(item, "status").unwrap_or("");
+    let failed = matches!(status, "failed" | "declined" | "error" | "errored" | "cancelled");
+    match item_ty {
+        "command_execution" => {
+            let exit = item.get("exit_code").and_then(Value::as_i64);
+            let mut text = str_of(item, "aggregated_output").unwrap_or("").trim_end().to_owned();
+            match exit {
+                Some(code) if code != 0 => push_line(&mut text, &format!("exit code {code}")),
+                _ if status == "declined" => push_line(&mut text, "command declined"),
+                _ if text.is_empty() => text.push_str("(no output)"),
+                _ => {}
+            }
+            (text, failed || exit.is_some_and(|c| c != 0))
+        }
+        "file_change" => {
+            let mut lines: Vec<String> =
+                changes_of(item).map(|(p, k)| format!("{k} {p}")).collect();
+            if failed {
+                lines.insert(0, format!("patch {status}"));
+            }
+            (lines.join("\n"), failed)
+        }
+        "mcp_tool_call" => {
+            let err = item.get("error").filter(|e| !e.is_null());
+            if let Some(e) = err {
+                return (error_message(Some(e)).unwrap_or_else(|| "tool failed".to_owned()), true);
+            }
+            let result = item.get("result").filter(|r| !r.is_null());
+            let mut text =
+                result.and_then(|r| r.get("content")).map(content_text).unwrap_or_default();
+            if text.is_empty() {
+                if let Some(sc) =
+                    result.and_then(|r| r.get("structured_content")).filter(|s| !s.is_null())
+                {
+                    text = common::compact_json(sc);
+                }
+            }
+            let is_error =
+                failed || result.is_some_and(|r| bool_of(r, "is_error") || bool_of(r, "isError"));
+            (if text.is_empty() { format!("({status})") } else { text }, is_error)
+        }
+        "collab_tool_call" => {
+            let mut lines = Vec::new();
+            if let Some(states) = item.get("agents_states").and_then(Value::as_object) {
+                for (thread, st) in states {
+                    let s = str_of(st, "status").unwrap_or("?");
+                    match nonempty_str(st, "message") {
+                        Some(m) => lines.push(format!("{thread}: {s}: {m}")),
+                        None => lines.push(format!("{thread}: {s}")),
+                    }
+                }
+            }
+            if lines.is_empty() {
+                lines.push(status.to_owned());
+            }
+            (lines.join("\n"), failed)
+        }
+        "web_search" => {
+            let text = match item.get("action").filter(|a| !a.is_null()) {
+                Some(a) if type_of(a) != "search" && type_of(a) != "other" => action_text(a),
+                _ => format!("searched: {}", str_of(item, "query").unwrap_or("")),
+            };
+            (text, failed)
+        }
+        _ => (if status.is_empty() { "done".to_owned() } else { status.to_owned() }, failed),
+    }
+}
+
+/// `(path, kind)` of each change of a file_change item.
+fn changes_of(item: &Value) -> impl Iterator<Item = (&str, &str)> {
+    item.get("changes").and_then(Value::as_array).into_iter().flatten().map(change_of)
+}
+
+fn change_of(c: &Value) -> (&str, &str) {
+    let kind = match c.get("kind") {
+        Some(Value::String(k)) => k.as_str(),
+        Some(k) => str_of(k, "type").unwrap_or("update"),
+        None => "update",
+    };
+    (str_of(c, "path").unwrap_or("?"), kind)
+}
+
+/// One `file_header` per change (`path (kind)`), then the change's diff lines when the
+/// item carries them (newer codex puts a unified `diff` on each change).
+fn file_change_diffs(item: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let mut budget = diff::Budget::default();
+    for c in item.get("changes").and_then(Value::as_array).into_iter().flatten() {
+        let (path, kind) = change_of(c);
+        out.push(Entry::diff(ts, "file_header", format!("{path} ({kind})")));
+        if let Some(d) = nonempty_str(c, "diff") {
+            diff::unified(d, ts, &mut budget, out);
+        }
+    }
+    budget.finish(ts, out);
+}
+
+pub(super) fn action_text(a: &Value) -> String {
+    match type_of(a) {
+        "search" => format!("searched: {}", str_of(a, "query").unwrap_or("")),
+        "open_page" => format!("opened: {}", str_of(a, "url").unwrap_or("")),
+        "find_in_page" => format!(
+            "find '{}' in {}",
+            str_of(a, "pattern").unwrap_or(""),
+            str_of(a, "url").unwrap_or("")
+        ),
+        "" => String::new(),
+        other => other.to_owned(),
+    }
+}
+
+fn todo_text(items: Option<&Value>) -> String {
+    let mut text = "todo list:".to_owned();
+    for it in items.and_then(Value::as_array).into_iter().flatten() {
+        let mark = if bool_of(it, "completed") { "[x]" } else { "[ ]" };
+        text.push_str(&format!("\n{mark} {}", str_of(it, "text").unwrap_or("")));
+    }
+    text
+}
+
+fn questions_text(v: &Value) -> String {
+    let mut text = "codex asks:".to_owned();
+    for q in v.get("questions").and_then(Value::as_array).into_iter().flatten() {
+        let header = nonempty_str(q, "header").map(|h| format!("{h}: ")).unwrap_or_default();
+        text.push_str(&format!("\n{header}{}", str_of(q, "question").unwrap_or("")));
+        let options: Vec<&str> = q
+            .get("options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|o| str_of(o, "label").or_else(|| o.as_str()))
+            .collect();
+        if !options.is_empty() {
+            text.push_str(&format!(" [{}]", options.join(" / ")));
+        }
+    }
+    text
+}
+
+/// `commentary` → `progress`, `final_answer` → `final` (the host's channel names).
+pub(super) fn phase_channel(phase: Option<&str>) -> Option<&'static str> {
+    match phase? {
+        "commentary" => Some("progress"),
+        "final_answer" | "final" => Some("final"),
+        _ => Some("unknown"),
+    }
+}
+
+pub(super) fn with_item_id(mut e: Entry, id: &str) -> Entry {
+    if !id.is_empty() {
+        if let Entry::Assistant { item_id, .. } | Entry::Thinking { item_id, .. } = &mut e {
+            *item_id = Some(id.to_owned());
+        }
+    }
+    e
+}
+
+/// An error value's message: a string, or an object's `message`.
+pub(super) fn error_message(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Object(_) => {
+            let v = v?;
+            nonempty_str(v, "message").map(str::to_owned).or_else(|| Some(common::compact_json(v)))
+        }
+        _ => None,
+    }
+}
+
+fn push_line(text: &mut String, line: &str) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(line);
+}

@@ -1,0 +1,423 @@
+//! Codex session rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one
+//! `{"timestamp","type","payload"}` line per record. `session_meta` opens the file,
+//! `turn_context` repeats the turn's settings, `response_item` is the model's history
+//! (messages, reasoning, tool calls and outputs), `event_msg` the UI events (read by
+//! `events`), `compacted` a history compaction. Older rollouts (before the wrapper) hold
+//! the bare response items after a `{"id","timestamp","instructions"}` header; they are
+//! read by the same code.
+
+use super::events::{self, dup_tag, thinking};
+use super::exec::{action_text, phase_channel, with_item_id};
+use super::{command_text, diff, first_sighting, key, object, tool_result, unknown, State};
+use crate::entry::Entry;
+use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of};
+use serde_json::{json, Value};
+
+/// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
+const MAX_CONTEXT_CHARS: usize = 500;
+
+pub(super) fn parse(
+    v: &Value,
+    ty: &str,
+    ts: &str,
+    state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    let payload = v.get("payload").unwrap_or(&Value::Null);
+    match ty {
+        "session_meta" => session_meta(payload, ts, out),
+        "turn_context" => turn_context(payload, ts, state, out),
+        "response_item" => response_item(payload, ts, state, out),
+        "event_msg" => events::parse(payload, events::Source::Rollout, ts, state, out),
+        "compacted" => {
+            let summary = str_of(payload, "message").unwrap_or("");
+            let text = if summary.is_empty() {
+                "context compacted".to_owned()
+            } else {
+                format!("context compacted; summary:\n{summary}")
+            };
+            out.push(Entry::system(ts, text));
+        }
+        _ => out.push(unknown(ts, ty, v)),
+    }
+}
+
+fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
+    // The meta line may nest the fields under `meta` (with `git` beside it).
+    let m = p.get("meta").filter(|m| m.is_object()).unwrap_or(p);
+    let id = nonempty_str(m, "id").or_else(|| nonempty_str(m, "session_id")).unwrap_or("");
+    out.push(Entry::init(ts, nonempty_str(m, "model").unwrap_or("codex"), id));
+    let mut parts = Vec::new();
+    for (label, k) in [
+        ("originator", "originator"),
+        ("cli", "cli_version"),
+        ("provider", "model_provider"),
+        ("cwd", "cwd"),
+    ] {
+        if let Some(s) = nonempty_str(m, k) {
+            parts.push(format!("{label} {s}"));
+        }
+    }
+    let git = p.get("git").or_else(|| m.get("git"));
+    if let Some(branch) = git.and_then(|g| nonempty_str(g, "branch")) {
+        parts.push(format!("git branch {branch}"));
+    }
+    if !parts.is_empty() {
+        out.push(Entry::system(ts, format!("codex session: {}", parts.join(" · "))));
+    }
+}
+
+/// Settings repeated before every model request. Stateless: nothing (they repeat; the
+/// session line names the session). Stateful: one system line whenever they change.
+fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let Some(st) = state else { return };
+    let mut parts = Vec::new();
+    for (label, k) in
+        [("model", "model"), ("effort", "effort"), ("approval", "approval_policy"), ("cwd", "cwd")]
+    {
+        if let Some(s) = nonempty_str(p, k) {
+            parts.push(format!("{label} {s}"));
+        }
+    }
+    if let Some(mode) =
+        p.get("sandbox_policy").and_then(|s| str_of(s, "mode").or_else(|| s.as_str()))
+    {
+        parts.push(format!("sandbox {mode}"));
+    }
+    let text = format!("turn settings: {}", parts.join(" · "));
+    let k = key("turn-context", &text);
+    if st.turn_context != Some(k) {
+        st.turn_context = Some(k);
+        out.push(Entry::system(ts, text));
+    }
+}
+
+pub(super) fn response_item(
+    p: &Value,
+    ts: &str,
+    mut state: Option<&mut State>,
+    out: &mut Vec<Entry>,
+) {
+    let ty = type_of(p);
+    match ty {
+        "message" => message(p, ts, state, out),
+        "reasoning" => {
+            let parts = [("summary", false), ("content", true)];
+            for (field, raw) in parts {
+                for block in p.get(field).and_then(Value::as_array).into_iter().flatten() {
+                    let text = str_of(block, "text").unwrap_or("");
+                    let tag = dup_tag(if raw {
+                        "agent_reasoning_raw_content"
+                    } else {
+                        "agent_reasoning"
+                    });
+                    if !text.trim().is_empty()
+                        && first_sighting(&mut state, key(tag, text)) != Some(false)
+                    {
+                        out.push(thinking(ts, text, raw, false));
+                    }
+                }
+            }
+        }
+        "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
+            let (name, input, id) = call_of(p, ty);
+            if let Some(id) = &id {
+                if first_sighting(&mut state, key("call", id)) == Some(false) {
+                    return; // shown from the event_msg copy
+                }
+            }
+            let patches = diff::patches_in(&input);
+            out.push(Entry::tool_call(ts, name.clone(), input, id.clone()));
+            let mut budget = diff::Budget::default();
+            for patch in &patches {
+                diff::envelope(patch, ts, &mut budget, out);
+            }
+            budget.finish(ts, out);
+            // A web search item is complete when recorded: its result is the search itself.
+            if let (Some(id), "web_search_call", Some("completed")) = (&id, ty, str_of(p, "status"))
+            {
+                let action = p.get("action").map(action_text).unwrap_or_default();
+                out.push(tool_result(ts, id, Some(&name), action, false, None));
+            }
+        }
+        "function_call_output" | "custom_tool_call_output" | "mcp_tool_call_output" => {
+            let id = str_of(p, "call_id").unwrap_or("").to_owned();
+            if first_sighting(&mut state, key("result", &id)) == Some(false) {
+                return;
+            }
+            let (content, is_error, duration) =
+                output_of(p.get("output").or_else(|| p.get("result")));
+            out.push(tool_result(ts, &id, None, content, is_error, duration));
+        }
+        // Git snapshots the harness takes for /undo: not conversation content.
+        "ghost_snapshot" => {}
+        "compaction" | "compaction_summary" => out.push(Entry::system(ts, "context compacted")),
+        _ => out.push(unknown(
+            ts,
+            &format!("response_item: {}", if ty.is_empty() { "untyped" } else { ty }),
+            p,
+        )),
+    }
+}
+
+fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
+    let call_id = nonempty_str(p, "call_id").or_else(|| nonempty_str(p, "id")).map(str::to_owned);
+    match ty {
+        "function_call" => {
+            let args = str_of(p, "arguments").unwrap_or("");
+            let input = match serde_json::from_str::<Value>(args) {
+                Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
+                _ => match p.get("arguments") {
+                    Some(Value::String(s)) => Value::String(s.clone()),
+                    Some(other) => other.clone(),
+                    None => json!({}),
+                },
+            };
+            (str_of(p, "name").unwrap_or("function").to_owned(), input, call_id)
+        }
+        "custom_tool_call" => {
+            let input = p.get("input").cloned().unwrap_or(Value::Null);
+            (str_of(p, "name").unwrap_or("custom_tool").to_owned(), input, call_id)
+        }
+        "local_shell_call" => {
+            let action = p.get("action").unwrap_or(&Value::Null);
+            let input = object(&[
+                ("command", Some(Value::String(command_text(action.get("command"))))),
+                ("workdir", action.get("working_directory").filter(|w| w.is_string()).cloned()),
+            ]);
+            ("local_shell".to_owned(), input, call_id)
+        }
+        _ => {
+            let action = p.get("action").unwrap_or(&Value::Null);
+            let input = match nonempty_str(action, "query") {
+                Some(q) => json!({ "query": q }),
+                None => action.clone(),
+            };
+            ("web_search".to_owned(), input, call_id)
+        }
+    }
+}
+
+/// A tool output: a plain string; a JSON string `{"output","metadata":{exit_code,
+/// duration_seconds}}` (shell tools of codex 0.3x–0.4x); `{content, success}`; or an
+/// array of `input_text` blocks. Returns text, error flag and duration.
+fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
+    let parsed;
+    let v = match output {
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            Ok(o @ Value::Object(_)) if o.get("output").is_some() || o.get("content").is_some() => {
+                parsed = o;
+                &parsed
+            }
+            // Codex's own refusal / sandbox messages are failures.
+            _ => return (nonempty_or(s, "(no output)"), text_output_failed(s), None),
+        },
+        Some(v) => v,
+        None => return ("(no output)".to_owned(), false, None),
+    };
+    match v {
+        Value::Object(_) => {
+            let body =
+                v.get("output").or_else(|| v.get("content")).map(content_text).unwrap_or_default();
+            let meta = v.get("metadata").unwrap_or(&Value::Null);
+            let code = meta.get("exit_code").and_then(Value::as_i64);
+            let mut text = body.trim_end().to_owned();
+            if let Some(c) = code.filter(|c| *c != 0) {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&format!("exit code {c}"));
+            }
+            let failed = code.is_some_and(|c| c != 0)
+                || v.get("success").and_then(Value::as_bool) == Some(false);
+            let duration = meta
+                .get("duration_seconds")
+                .and_then(Value::as_f64)
+                .filter(|d| d.is_finite() && *d >= 0.0)
+                .map(|d| (d * 1000.0).round() as u64);
+            (nonempty_or(&text, "(no output)"), failed, duration)
+        }
+        other => (nonempty_or(&content_text(other), "(no output)"), false, None),
+    }
+}
+
+/// Whether a plain-text tool output reports a failure in Codex's own words: a non-zero
+/// `Exit code: N` header (shell tools of codex ≥ 0.5x) or a refusal / sandbox message.
+fn text_output_failed(s: &str) -> bool {
+    if let Some(rest) = s.strip_prefix("Exit code: ") {
+        let code: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+        return code.parse::<i64>().is_ok_and(|c| c != 0);
+    }
+    ["patch rejected", "exec command rejected", "failed in sandbox", "execution error"]
+        .iter()
+        .any(|p| s.starts_with(p))
+}
+
+fn nonempty_or(s: &str, fallback: &str) -> String {
+    if s.trim().is_empty() {
+        fallback.to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
+fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let role = str_of(p, "role").unwrap_or("");
+    let blocks: &[Value] = p.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+    match role {
+        "assistant" => {
+            let text = blocks
+                .iter()
+                .map(block_text)
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
+            if text.trim().is_empty()
+                || first_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false)
+            {
+                return;
+            }
+            let mut e = with_item_id(Entry::assistant(ts, text), str_of(p, "id").unwrap_or(""));
+            if let Entry::Assistant { channel, .. } = &mut e {
+                *channel = phase_channel(str_of(p, "phase"));
+            }
+            out.push(e);
+        }
+        "user" => {
+            let mut texts = Vec::new();
+            let mut images = 0;
+            for b in blocks {
+                match type_of(b) {
+                    "input_image" | "image" => images += 1,
+                    _ => {
+                        let t = block_text(b);
+                        match injected_context(&t) {
+                            Some(summary) => out.push(Entry::system(ts, summary)),
+                            None if !t.trim().is_empty() => texts.push(t),
+                            None => {}
+                        }
+                    }
+                }
+            }
+            let text = texts.join("\n");
+            if text.is_empty() && images == 0 {
+                return;
+            }
+            if first_sighting(&mut state, key(dup_tag("user_message"), &text)) == Some(false) {
+                return;
+            }
+            let shown = if images > 0 {
+                format!("{text}\n[{images} image(s)]").trim().to_owned()
+            } else {
+                text
+            };
+            out.push(Entry::user(ts, shown));
+        }
+        _ => {
+            // developer / system instructions the harness sends with every session.
+            for b in blocks {
+                let t = block_text(b);
+                if t.trim().is_empty() {
+                    continue;
+                }
+                let summary = injected_context(&t).unwrap_or_else(|| context_summary(role, &t));
+                out.push(Entry::system(ts, format!("{role}: {summary}")));
+            }
+        }
+    }
+}
+
+fn block_text(b: &Value) -> String {
+    match type_of(b) {
+        "input_text" | "output_text" | "text" | "summary_text" => {
+            str_of(b, "text").unwrap_or("").to_owned()
+        }
+        "input_image" => "[image]".to_owned(),
+        _ => content_text(b),
+    }
+}
+
+/// Harness-injected context in a user message (`<environment_context>…</environment_context>`,
+/// `<user_instructions>…`, `# AGENTS.md instructions …`): a compact system line, else `None`.
+pub(super) fn injected_context(text: &str) -> Option<String> {
+    let t = text.trim();
+    if t.starts_with("# AGENTS.md instructions") {
+        let (first, body) = t.split_once('\n').unwrap_or((t, ""));
+        return Some(context_summary(first.trim_start_matches("# "), body.trim()));
+    }
+    let rest = t.strip_prefix('<')?;
+    let close = rest.find('>')?;
+    let tag = &rest[..close];
+    let tag_chars = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == ' ';
+    if tag.trim().is_empty() || !tag.chars().all(tag_chars) {
+        return None;
+    }
+    let inner = rest[close + 1..].strip_suffix(&format!("</{tag}>"))?.trim();
+    if tag == "environment_context" {
+        let fields = xml_fields(inner);
+        if !fields.is_empty() {
+            return Some(format!("environment: {}", fields.join(" · ")));
+        }
+    }
+    Some(context_summary(tag, inner))
+}
+
+/// `<cwd>/x</cwd>\n<shell>zsh</shell>` → `["cwd /x", "shell zsh"]` (simple one-line fields).
+fn xml_fields(inner: &str) -> Vec<String> {
+    inner
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let name = l.strip_prefix('<')?.split('>').next()?;
+            let value =
+                l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
+            Some(format!("{name} {value}"))
+        })
+        .collect()
+}
+
+fn context_summary(label: &str, body: &str) -> String {
+    let n = body.chars().count();
+    if n <= MAX_CONTEXT_CHARS {
+        format!("{label}:\n{body}")
+    } else {
+        format!("{label} ({n} chars):\n{}", clip(body, MAX_CONTEXT_CHARS))
+    }
+}
+
+/// `{"id","timestamp","instructions"}`: the header of pre-0.3x rollouts.
+pub(super) fn is_old_header(v: &Value) -> bool {
+    v.get("type").is_none()
+        && str_of(v, "id").is_some()
+        && str_of(v, "timestamp").is_some()
+        && (v.get("instructions").is_some() || v.get("git").is_some())
+}
+
+pub(super) fn old_header(v: &Value, ts: &str, out: &mut Vec<Entry>) {
+    if v.get("record_type").is_some() {
+        return; // `{"record_type":"state"}` markers carry nothing to show
+    }
+    out.push(Entry::init(ts, "codex", str_of(v, "id").unwrap_or("")));
+}
+
+/// A Responses-API item on its own line (pre-0.3x rollouts).
+pub(super) fn is_bare_response_item(v: &Value) -> bool {
+    if v.get("payload").is_some() || v.get("msg").is_some() {
+        return false;
+    }
+    let has = |k: &str| v.get(k).is_some();
+    match type_of(v) {
+        "function_call" => has("call_id") && str_of(v, "arguments").is_some(),
+        "function_call_output" | "custom_tool_call_output" => has("call_id") && has("output"),
+        "custom_tool_call" => has("call_id") && has("input"),
+        "local_shell_call" | "web_search_call" => has("action"),
+        "reasoning" => v.get("summary").is_some_and(Value::is_array),
+        "message" => {
+            str_of(v, "role").is_some()
+                && v.get("content").and_then(Value::as_array).and_then(|a| a.first()).is_some_and(
+                    |b| matches!(type_of(b), "input_text" | "output_text" | "input_image"),
+                )
+        }
+        _ => false,
+    }
+}

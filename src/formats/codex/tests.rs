@@ -1,0 +1,358 @@
+//! Unit tests for the tricky Codex cases: detection marks, stateless vs stateful pairing,
+//! rollout duplicates, delta suppression, patch extraction, bounds, odd input.
+
+use super::*;
+use crate::parser::{parse_line, StdoutParser};
+use serde_json::json;
+
+fn v(line: &str) -> Value {
+    serde_json::from_str(line).unwrap()
+}
+
+fn kinds(es: &[Entry]) -> Vec<&'static str> {
+    es.iter().map(Entry::kind).collect()
+}
+
+fn stateful(lines: &[&str]) -> Vec<Entry> {
+    let mut p = StdoutParser::new();
+    lines.iter().flat_map(|l| p.parse_line(l, "t")).collect()
+}
+
+fn stateless(lines: &[&str]) -> Vec<Entry> {
+    lines.iter().flat_map(|l| parse_line(l, "t")).collect()
+}
+
+fn texts(es: &[Entry]) -> Vec<String> {
+    es.iter()
+        .map(|e| match e {
+            Entry::Assistant { text, .. }
+            | Entry::Thinking { text, .. }
+            | Entry::User { text, .. }
+            | Entry::System { text, .. } => text.clone(),
+            other => other.kind().to_owned(),
+        })
+        .collect()
+}
+
+#[test]
+fn detection_marks() {
+    let sure = [
+        r#"{"type":"thread.started","thread_id":"x"}"#,
+        r#"{"type":"item.completed","item":{"id":"i","type":"todo_list","items":[]}}"#,
+        r#"{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1}}"#,
+        r#"{"id":"1","msg":{"type":"task_started"}}"#,
+        r#"{"timestamp":"t","type":"event_msg","payload":{"type":"token_count"}}"#,
+        r#"{"sandbox":"read-only","model":"o4-mini","approval":"never"}"#,
+        r#"{"id":"s","timestamp":"t","instructions":null}"#,
+    ];
+    for l in sure {
+        assert_eq!(detect(&v(l)), Confidence::Sure, "{l}");
+    }
+    let maybe = [
+        r#"{"type":"turn.started"}"#,
+        r#"{"type":"error","message":"boom"}"#,
+        r#"{"prompt":"do it"}"#,
+        r#"{"model":"o4-mini","provider":"openai"}"#,
+        r#"{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}"#,
+    ];
+    for l in maybe {
+        assert_eq!(detect(&v(l)), Confidence::Maybe, "{l}");
+    }
+    let no = [
+        r#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#,
+        r#"{"type":"error","severity":"error","message":"x","timestamp":"t"}"#,
+        r#"{"type":"init","session_id":"s","model":"m","timestamp":"t"}"#,
+        r#"{"type":"message","role":"assistant","content":"hi"}"#,
+    ];
+    for l in no {
+        assert_eq!(detect(&v(l)), Confidence::No, "{l}");
+    }
+}
+
+const STARTED: &str = r#"{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}"#;
+const COMPLETED: &str = r#"{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"}}"#;
+
+#[test]
+fn command_started_then_completed_pairs_in_both_paths() {
+    let lines = [STARTED, COMPLETED];
+    assert_eq!(kinds(&stateless(&lines)), ["tool_call", "tool_result"]);
+    assert_eq!(kinds(&stateful(&lines)), ["tool_call", "tool_result"]);
+}
+
+#[test]
+fn command_completed_alone_gets_its_call_when_stateful() {
+    assert_eq!(kinds(&stateless(&[COMPLETED])), ["tool_result"]);
+    let out = stateful(&[COMPLETED]);
+    assert_eq!(kinds(&out), ["tool_call", "tool_result"]);
+    match &out[0] {
+        Entry::ToolCall { input, tool_use_id, .. } => {
+            assert_eq!(input, &json!({"command": "ls"}));
+            assert_eq!(tool_use_id.as_deref(), Some("item_1"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn todo_repeats_are_dropped_only_when_stateful() {
+    let a = r#"{"type":"item.started","item":{"id":"t","type":"todo_list","items":[{"text":"x","completed":false}]}}"#;
+    let b = r#"{"type":"item.updated","item":{"id":"t","type":"todo_list","items":[{"text":"x","completed":false}]}}"#;
+    let c = r#"{"type":"item.completed","item":{"id":"t","type":"todo_list","items":[{"text":"x","completed":true}]}}"#;
+    assert_eq!(stateless(&[a, b, c]).len(), 3);
+    let out = stateful(&[a, b, c]);
+    assert_eq!(texts(&out), ["todo list:\n[ ] x", "todo list:\n[x] x"]);
+}
+
+#[test]
+fn plan_deltas_replace_the_full_plan_when_stateful() {
+    let d = r#"{"type":"item.plan.delta","item_id":"p","delta":"step 1"}"#;
+    let full = r#"{"type":"item.completed","item":{"id":"p","type":"plan","text":"step 1"}}"#;
+    let lock = r#"{"type":"thread.started","thread_id":"x"}"#;
+    assert_eq!(kinds(&stateless(&[d, full])), ["assistant", "assistant"]);
+    assert_eq!(kinds(&stateful(&[lock, d, full])), ["init", "assistant"]);
+}
+
+#[test]
+fn legacy_deltas_cover_the_full_message_when_stateful() {
+    let lines = [
+        r#"{"id":"1","msg":{"type":"agent_message_delta","delta":"Hel"}}"#,
+        r#"{"id":"1","msg":{"type":"agent_message_delta","delta":"lo"}}"#,
+        r#"{"id":"1","msg":{"type":"agent_message","message":"Hello"}}"#,
+        r#"{"id":"1","msg":{"type":"agent_message","message":"Second"}}"#,
+    ];
+    assert_eq!(texts(&stateless(&lines)), ["Hel", "lo", "Hello", "Second"]);
+    assert_eq!(texts(&stateful(&lines)), ["Hel", "lo", "Second"]);
+    // Deltas that do not add up to the full text: the full text is shown.
+    let partial = [
+        r#"{"id":"1","msg":{"type":"agent_reasoning_delta","delta":"Hel"}}"#,
+        r#"{"id":"1","msg":{"type":"agent_reasoning","text":"Hello there"}}"#,
+    ];
+    assert_eq!(texts(&stateful(&partial)), ["Hel", "Hello there"]);
+}
+
+fn rollout(ty: &str, payload: Value) -> String {
+    json!({"timestamp": "2025-01-01T00:00:00Z", "type": ty, "payload": payload}).to_string()
+}
+
+#[test]
+fn rollout_duplicates_show_once_in_each_path() {
+    let user_item = rollout(
+        "response_item",
+        json!({"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}),
+    );
+    let user_event = rollout("event_msg", json!({"type":"user_message","message":"hi"}));
+    let think_event = rollout("event_msg", json!({"type":"agent_reasoning","text":"**plan**"}));
+    let agent_event = rollout("event_msg", json!({"type":"agent_message","message":"done"}));
+    let think_item = rollout(
+        "response_item",
+        json!({"type":"reasoning","summary":[{"type":"summary_text","text":"**plan**"}]}),
+    );
+    let agent_item = rollout(
+        "response_item",
+        json!({"type":"message","role":"assistant","content":[{"type":"output_text","text":"done"}]}),
+    );
+    let lines: Vec<&str> =
+        [&user_item, &user_event, &think_event, &agent_event, &think_item, &agent_item]
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
+    let sl = stateless(&lines);
+    let sf = stateful(&lines);
+    assert_eq!(texts(&sl), ["hi", "**plan**", "done"]);
+    assert_eq!(texts(&sf), ["hi", "**plan**", "done"]);
+    // Stateless shows the response_item copies (lines 5 and 6), stateful the first ones.
+    assert_eq!(kinds(&stateless(&lines[2..4])), Vec::<&str>::new());
+    assert_eq!(kinds(&stateful(&lines[2..4])), ["thinking", "assistant"]);
+}
+
+#[test]
+fn rollout_tool_events_and_items_pair_once_by_call_id() {
+    let begin = rollout(
+        "event_msg",
+        json!({"type":"exec_command_begin","call_id":"c1","command":["ls"],"cwd":"/"}),
+    );
+    let end = rollout(
+        "event_msg",
+        json!({"type":"exec_command_end","call_id":"c1","stdout":"a","stderr":"","exit_code":0,"duration":{"secs":0,"nanos":0}}),
+    );
+    let call = rollout(
+        "response_item",
+        json!({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}),
+    );
+    let output = rollout(
+        "response_item",
+        json!({"type":"function_call_output","call_id":"c1","output":"a"}),
+    );
+    let lines = [begin.as_str(), end.as_str(), call.as_str(), output.as_str()];
+    assert_eq!(kinds(&stateless(&lines)), ["tool_call", "tool_result"]);
+    let sf = stateful(&lines);
+    assert_eq!(kinds(&sf), ["tool_call", "tool_result"]);
+    assert!(matches!(&sf[0], Entry::ToolCall { name, .. } if name == "shell"));
+}
+
+#[test]
+fn injected_user_context_becomes_system() {
+    let env = rollout(
+        "response_item",
+        json!({"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/r</cwd>\n  <shell>zsh</shell>\n</environment_context>"}]}),
+    );
+    let not_injected = rollout(
+        "response_item",
+        json!({"type":"message","role":"user","content":[{"type":"input_text","text":"<b>bold</b> is html"}]}),
+    );
+    for odd in ["<a</a>", "<a>", "<tag→x</tag>", "<>x</>", "<a=1>x</a=1>"] {
+        assert!(rollout::injected_context(odd).is_none(), "{odd}");
+    }
+    assert_eq!(rollout::injected_context("<é>x</é>").as_deref(), Some("é:\nx"));
+    let out = stateless(&[&env, &not_injected]);
+    assert_eq!(texts(&out), ["environment: cwd /r · shell zsh", "<b>bold</b> is html"]);
+    assert_eq!(kinds(&out), ["system", "user"]);
+}
+
+#[test]
+fn patches_are_found_raw_heredoc_and_escaped() {
+    let heredoc = "apply_patch <<'P'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nP";
+    assert_eq!(
+        diff::find_patches(heredoc),
+        ["*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"]
+    );
+    let escaped = r#"f("*** Begin Patch\n*** Delete File: b\n*** End Patch"); g("*** Begin Patch\n*** Update File: c\n@@\n-1\n+2\n*** End Patch")"#;
+    let found = diff::find_patches(escaped);
+    assert_eq!(found.len(), 2);
+    assert!(found[1].contains("*** Update File: c\n@@\n-1\n+2"));
+    assert!(diff::find_patches("no patch here").is_empty());
+    // Unterminated envelope: taken to the end.
+    assert_eq!(diff::find_patches("*** Begin Patch\n+x").len(), 1);
+}
+
+#[test]
+fn huge_patches_are_cut_with_one_truncation_entry() {
+    let mut patch = "*** Begin Patch\n*** Add File: big\n".to_owned();
+    for i in 0..1000 {
+        patch.push_str(&format!("+line {i}\n"));
+    }
+    patch.push_str("*** End Patch");
+    let mut out = Vec::new();
+    let mut budget = diff::Budget::default();
+    diff::envelope(&patch, "t", &mut budget, &mut out);
+    budget.finish("t", &mut out);
+    assert_eq!(out.len(), diff::MAX_DIFF_LINES + 1);
+    assert!(
+        matches!(out.last(), Some(Entry::Diff { change_type: "truncation", text, .. }) if text.contains("601"))
+    );
+}
+
+#[test]
+fn state_is_bounded() {
+    let mut r = Recent::default();
+    for k in 0..(MAX_REMEMBERED as u64 + 10) {
+        r.insert(k);
+    }
+    assert_eq!(r.keys.len(), MAX_REMEMBERED);
+    assert!(!r.contains(0) && r.contains(MAX_REMEMBERED as u64 + 9));
+    let mut d = DeltaBuffer::default();
+    let chunk = "x".repeat(64 * 1024);
+    for _ in 0..10 {
+        d.push(&chunk);
+    }
+    assert!(d.text.len() <= MAX_DELTA_BYTES && d.overflow);
+    assert!(d.covers(&"x".repeat(640 * 1024)));
+}
+
+#[test]
+fn outputs_and_commands_read_every_shape() {
+    assert_eq!(command_text(Some(&json!(["bash", "-lc", "ls -1"]))), "bash -lc 'ls -1'");
+    assert_eq!(command_text(Some(&json!(["echo", "it's"]))), r"echo 'it'\''s'");
+    let line = rollout(
+        "response_item",
+        json!({"type":"function_call_output","call_id":"c","output":"{\"output\":\"oops\",\"metadata\":{\"exit_code\":2,\"duration_seconds\":1.25}}"}),
+    );
+    match &stateless(&[&line])[0] {
+        Entry::ToolResult { content, is_error, duration_ms, .. } => {
+            assert_eq!(content, "oops\nexit code 2");
+            assert!(*is_error);
+            assert_eq!(*duration_ms, Some(1250));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Every field of every fixture-like line replaced by values of the wrong type: nothing
+/// panics and nothing comes out as raw JSON.
+#[test]
+fn odd_values_never_panic() {
+    let bases = [
+        STARTED,
+        COMPLETED,
+        r#"{"type":"item.completed","item":{"id":"i","type":"mcp_tool_call","server":"s","tool":"t","arguments":{},"result":{"content":[]},"error":null,"status":"completed"}}"#,
+        r#"{"type":"item.completed","item":{"id":"i","type":"file_change","changes":[{"path":"p","kind":"add"}],"status":"completed"}}"#,
+        r#"{"id":"1","msg":{"type":"patch_apply_begin","call_id":"c","changes":{"p":{"update":{"unified_diff":"@@\n+x"}}}}}"#,
+        r#"{"id":"1","msg":{"type":"mcp_tool_call_end","call_id":"c","invocation":{"server":"s","tool":"t"},"result":{"Ok":{"content":[]}}}}"#,
+        r#"{"id":"1","msg":{"type":"token_count","info":{"total_token_usage":{},"last_token_usage":{}}}}"#,
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<a>"}]}}"#,
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","git":{"branch":"b"}}}"#,
+        r#"{"timestamp":"t","type":"turn_context","payload":{"model":"m","sandbox_policy":"x"}}"#,
+    ];
+    let odd = [json!(null), json!(7), json!([1, {"a": null}]), json!({"type": 3}), json!("")];
+    for base in bases {
+        let orig = v(base);
+        let paths = leaf_paths(&orig, Vec::new());
+        for p in &paths {
+            for o in &odd {
+                let mut m = orig.clone();
+                set_path(&mut m, p, o.clone());
+                let line = m.to_string();
+                let mut sp = StdoutParser::new();
+                for e in parse_line(&line, "t").into_iter().chain(sp.parse_line(&line, "t")) {
+                    if let Entry::Stdout { text, .. } = &e {
+                        assert!(!text.trim_start().starts_with('{'), "{line}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn leaf_paths(v: &Value, prefix: Vec<String>) -> Vec<Vec<String>> {
+    let mut out = vec![prefix.clone()];
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let mut p = prefix.clone();
+                p.push(k.clone());
+                out.extend(leaf_paths(x, p));
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let mut p = prefix.clone();
+                p.push(i.to_string());
+                out.extend(leaf_paths(x, p));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn set_path(v: &mut Value, path: &[String], new: Value) {
+    let Some((last, init)) = path.split_last() else {
+        *v = new;
+        return;
+    };
+    let mut cur = v;
+    for k in init {
+        cur = match cur {
+            Value::Object(m) => m.get_mut(k).unwrap(),
+            Value::Array(a) => &mut a[k.parse::<usize>().unwrap()],
+            _ => return,
+        };
+    }
+    match cur {
+        Value::Object(m) => {
+            m.insert(last.clone(), new);
+        }
+        Value::Array(a) => a[last.parse::<usize>().unwrap()] = new,
+        _ => {}
+    }
+}

@@ -1,0 +1,109 @@
+//! Unit tests of the OpenClaw module.
+
+use super::*;
+use serde_json::json;
+
+fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
+    let mut out = Vec::new();
+    parse(v, "", "t", state, &mut out);
+    out
+}
+
+fn chat_frame(state: &str, text: &str) -> Value {
+    json!({"type":"event","event":"chat","seq":1,"payload":{"runId":"r","sessionKey":"main","seq":1,"state":state,
+        "message":{"role":"assistant","content":[{"type":"text","text":text}]}}})
+}
+
+#[test]
+fn cumulative_chat_deltas_stream_once() {
+    assert!(run(&chat_frame("delta", "Hel"), None).is_empty());
+    assert!(
+        matches!(&run(&chat_frame("final", "Hello!"), None)[0], Entry::Assistant { text, delta: None, .. } if text == "Hello!")
+    );
+    let mut s = State::default();
+    let a = run(&chat_frame("delta", "Hel"), Some(&mut s));
+    let b = run(&chat_frame("delta", "Hello"), Some(&mut s));
+    let c = run(&chat_frame("final", "Hello!"), Some(&mut s));
+    let texts: Vec<String> = a
+        .iter()
+        .chain(&b)
+        .chain(&c)
+        .map(|e| match e {
+            Entry::Assistant { text, .. } => text.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(texts, ["Hel", "lo", "!"]);
+    // The same deltas again after the run was finished start a fresh run.
+    assert_eq!(run(&chat_frame("final", "Hello!"), Some(&mut s)).len(), 1);
+}
+
+#[test]
+fn agent_assistant_and_chat_share_one_shown_text() {
+    let mut s = State::default();
+    let agent = |t: &str, d: &str| json!({"type":"event","event":"agent","payload":{"runId":"r","seq":1,"stream":"assistant","ts":1,"data":{"text":t,"delta":d}}});
+    assert_eq!(run(&agent("Hi", "Hi"), Some(&mut s)).len(), 1);
+    assert!(run(&chat_frame("delta", "Hi"), Some(&mut s)).is_empty());
+    assert_eq!(run(&agent("Hi there", " there"), Some(&mut s)).len(), 1);
+    assert!(run(&chat_frame("final", "Hi there"), Some(&mut s)).is_empty());
+    assert!(run(&agent("Hi", "Hi"), None).is_empty());
+}
+
+#[test]
+fn tools_lifecycle_and_frames() {
+    let start = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"tool","data":{"phase":"start","name":"exec","toolCallId":"t1","args":{"command":"ls"}}}});
+    let result = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"tool","data":{"phase":"result","name":"exec","toolCallId":"t1","result":{"content":[{"type":"text","text":"a.txt"}]},"isError":false}}});
+    assert!(
+        matches!(&run(&start, None)[0], Entry::ToolCall { tool_use_id: Some(id), .. } if id == "t1")
+    );
+    assert!(
+        matches!(&run(&result, None)[0], Entry::ToolResult { content, .. } if content == "a.txt")
+    );
+    let err = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"lifecycle","data":{"phase":"error","error":"model overloaded"}}});
+    assert!(
+        matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "error: model overloaded")
+    );
+    assert!(run(
+        &json!({"type":"event","event":"tick","payload":{"ts":1}}),
+        None
+    )
+    .is_empty());
+    let bad = json!({"type":"res","id":"1","ok":false,"error":{"code":"INVALID_REQUEST","message":"nope"}});
+    assert!(matches!(&run(&bad, None)[0], Entry::Stderr { .. }));
+    let req = json!({"type":"req","id":"2","method":"agent","params":{"message":"do it","idempotencyKey":"k"}});
+    assert!(matches!(&run(&req, None)[0], Entry::User { text, .. } if text == "do it"));
+    assert_eq!(detect(&req), Confidence::Sure);
+    assert_eq!(detect(&json!({"type":"event"})), Confidence::No);
+}
+
+#[test]
+fn one_failure_reported_by_two_streams_is_shown_once_when_stateful() {
+    let life = json!({"type":"event","event":"agent","payload":{"runId":"r","stream":"lifecycle","data":{"phase":"error","error":"overloaded"}}});
+    let chat = json!({"type":"event","event":"chat","payload":{"runId":"r","sessionKey":"k","state":"error","errorMessage":"overloaded","errorKind":"rate_limit"}});
+    assert_eq!(run(&life, None).len() + run(&chat, None).len(), 2);
+    let mut s = State::default();
+    assert_eq!(run(&life, Some(&mut s)).len(), 1);
+    assert!(run(&chat, Some(&mut s)).is_empty());
+}
+
+#[test]
+fn adapter_log_lines() {
+    let mut out = Vec::new();
+    assert!(parse_log_line(
+        r#"[openclaw-gateway:event] run=r1 stream=assistant data={"text":"Hi","delta":"Hi"}"#,
+        "t",
+        &mut out
+    ));
+    assert!(parse_log_line(
+        "[openclaw-gateway] connected protocol=3",
+        "t",
+        &mut out
+    ));
+    assert!(!parse_log_line(
+        "[openclaw-gateway:event] garbage",
+        "t",
+        &mut out
+    ));
+    assert!(matches!(&out[0], Entry::Assistant { text, delta: Some(true), .. } if text == "Hi"));
+    assert!(matches!(&out[1], Entry::System { text, .. } if text == "connected protocol=3"));
+}

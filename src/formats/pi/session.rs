@@ -1,0 +1,277 @@
+//! pi session files (`~/.pi/agent/sessions/…/*.jsonl`, written by pi's SessionManager) and the
+//! message shapes they share with `--mode json`.
+//!
+//! Entries: `session` header {id, cwd, provider, modelId, thinkingLevel, version?,
+//! branchedFrom?}; `message` {message{role user|assistant|toolResult|bashExecution|custom|
+//! branchSummary|compactionSummary}}; `model_change`; `thinking_level_change`; `compaction`
+//! {summary, tokensBefore}; `branch_summary`; `custom`; `custom_message`; `label`;
+//! `session_info`. Message content blocks: `text`, `thinking`, `image`, `toolCall{id, name,
+//! arguments}`; tool results carry `toolCallId`, `toolName`, `isError`.
+//!
+//! Evidence: corpus `pi-json/pi-session-large-session.jsonl` and
+//! `bench/pi-session-before-compaction.jsonl` (pi-mono test fixtures), pi-mono
+//! `packages/agent/src/types.ts` and SessionManager entry types (read via the code index).
+
+use super::super::common::{self, num_of, str_of, type_of};
+use crate::entry::Entry;
+use serde_json::Value;
+
+/// Longest compaction/branch summary shown in a system line.
+const SUMMARY_CHARS: usize = 600;
+
+/// Entries for a session-file line (and the `session` header of `--mode json`).
+/// Returns false when the type is not a session-file type.
+pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
+    match type_of(v) {
+        "session" => {
+            let model = match (str_of(v, "provider"), str_of(v, "modelId")) {
+                (Some(p), Some(m)) => format!("{p}/{m}"),
+                (None, Some(m)) => m.to_owned(),
+                _ => "unknown".to_owned(),
+            };
+            out.push(Entry::init(ts, model, str_of(v, "id").unwrap_or("")));
+        }
+        "message" => match v.get("message") {
+            Some(m) => message(m, ts, true, out),
+            None => out.push(common::unknown_event(ts, "pi", v)),
+        },
+        "model_change" => {
+            let model = [str_of(v, "provider"), str_of(v, "modelId")]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push(Entry::system(ts, format!("model changed to {model}")));
+        }
+        "thinking_level_change" => {
+            let level = str_of(v, "thinkingLevel")
+                .or_else(|| str_of(v, "level"))
+                .unwrap_or("?");
+            out.push(Entry::system(ts, format!("thinking level: {level}")));
+        }
+        "compaction" => {
+            let mut text = String::from("context compacted");
+            if let Some(n) = v.get("tokensBefore").and_then(Value::as_f64) {
+                text.push_str(&format!(" ({n} tokens before)"));
+            }
+            if let Some(s) = str_of(v, "summary").filter(|s| !s.trim().is_empty()) {
+                text.push_str(": ");
+                text.push_str(&common::clip(s.trim(), SUMMARY_CHARS));
+            }
+            out.push(Entry::system(ts, text));
+        }
+        "branch_summary" => {
+            let s = str_of(v, "summary").unwrap_or("");
+            out.push(Entry::system(
+                ts,
+                format!("branch summary: {}", common::clip(s.trim(), SUMMARY_CHARS)),
+            ));
+        }
+        "custom_message" => {
+            let text = common::content_text(v.get("content").unwrap_or(&Value::Null));
+            let kind = str_of(v, "customType").unwrap_or("custom");
+            out.push(Entry::system(
+                ts,
+                format!("{kind}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
+            ));
+        }
+        "custom" => {
+            let kind = str_of(v, "customType").unwrap_or("extension");
+            out.push(Entry::system(ts, format!("extension state saved ({kind})")));
+        }
+        "label" => {
+            let label = str_of(v, "label").unwrap_or("");
+            out.push(Entry::system(ts, format!("label: {label}")));
+        }
+        "session_info" => {
+            let name = str_of(v, "name").unwrap_or("");
+            out.push(Entry::system(ts, format!("session name: {name}")));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Entries for one pi message. `with_tool_calls`: show assistant `toolCall` blocks (session
+/// files); on the stdout stream `tool_execution_start` shows the call instead.
+pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>) {
+    match str_of(m, "role").unwrap_or("") {
+        "user" => {
+            let text = common::content_text(m.get("content").unwrap_or(&Value::Null));
+            if !text.trim().is_empty() {
+                out.push(Entry::user(ts, text));
+            }
+        }
+        "assistant" => {
+            for block in blocks(m) {
+                match type_of(block) {
+                    "text" => push_text(block, "text", ts, false, out),
+                    _ if block.is_string() => push_text(block, "text", ts, false, out),
+                    "thinking" => push_text(block, "thinking", ts, true, out),
+                    "toolCall" if with_tool_calls => out.push(tool_call(block, ts)),
+                    "toolCall" => {}
+                    "image" => out.push(Entry::assistant(ts, common::content_text(block))),
+                    other => out.push(Entry::system(
+                        ts,
+                        format!(
+                            "pi: {} content block not shown",
+                            if other.is_empty() { "untyped" } else { other }
+                        ),
+                    )),
+                }
+            }
+            stop_notice(m, ts, out);
+        }
+        "toolResult" => out.push(tool_result(m, ts)),
+        "bashExecution" => bash_execution(m, ts, out),
+        other => {
+            let text = common::content_text(
+                m.get("content")
+                    .or_else(|| m.get("summary"))
+                    .unwrap_or(&Value::Null),
+            );
+            let label = if other.is_empty() { "message" } else { other };
+            out.push(Entry::system(
+                ts,
+                format!("{label}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
+            ));
+        }
+    }
+}
+
+/// The content blocks of a message (a string content counts as one text block).
+pub fn blocks(m: &Value) -> Vec<&Value> {
+    match m.get("content") {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(s @ Value::String(_)) => vec![s],
+        _ => Vec::new(),
+    }
+}
+
+fn push_text(block: &Value, key: &str, ts: &str, thinking: bool, out: &mut Vec<Entry>) {
+    let text = match block {
+        Value::String(s) => s.as_str(),
+        _ => str_of(block, key).unwrap_or(""),
+    };
+    if text.trim().is_empty() {
+        return;
+    }
+    out.push(if thinking {
+        Entry::thinking(ts, text)
+    } else {
+        Entry::assistant(ts, text)
+    });
+}
+
+/// A stderr/system line when an assistant message ended in an error or was aborted.
+pub fn stop_notice(m: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let reason = str_of(m, "stopReason").unwrap_or("");
+    let msg = str_of(m, "errorMessage").filter(|s| !s.is_empty());
+    match (reason, msg) {
+        ("aborted", msg) => {
+            // pi's own wording ("Request was aborted.") says nothing more than the notice.
+            let detail = msg
+                .filter(|m| !m.starts_with("Request was aborted"))
+                .map(|m| format!(": {m}"));
+            out.push(Entry::system(
+                ts,
+                format!("request aborted{}", detail.unwrap_or_default()),
+            ));
+        }
+        (_, Some(msg)) => out.push(Entry::stderr(ts, format!("error: {msg}"))),
+        ("error", None) => out.push(Entry::stderr(ts, "error: the model request failed")),
+        _ => {}
+    }
+}
+
+fn tool_call(block: &Value, ts: &str) -> Entry {
+    let name = str_of(block, "name").unwrap_or("tool");
+    let input = block
+        .get("arguments")
+        .cloned()
+        .unwrap_or(Value::Object(Default::default()));
+    Entry::tool_call(ts, name, input, str_of(block, "id").map(str::to_owned))
+}
+
+fn tool_result(m: &Value, ts: &str) -> Entry {
+    let id = str_of(m, "toolCallId").unwrap_or("");
+    let name = str_of(m, "toolName").map(str::to_owned);
+    let content = common::content_text(m.get("content").unwrap_or(&Value::Null));
+    Entry::tool_result(
+        ts,
+        id,
+        name,
+        content,
+        m.get("isError").and_then(Value::as_bool).unwrap_or(false),
+    )
+}
+
+/// A `!command` the user ran: a `bash` call and its result, with an id made from its time.
+fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let command = str_of(m, "command").unwrap_or("");
+    let id = format!("pi-bash-{}", num_of(m, "timestamp"));
+    out.push(Entry::tool_call(
+        ts,
+        "bash",
+        serde_json::json!({ "command": command }),
+        Some(id.clone()),
+    ));
+    let mut content = str_of(m, "output").unwrap_or("").to_owned();
+    let code = m.get("exitCode").and_then(Value::as_i64);
+    let cancelled = m.get("cancelled").and_then(Value::as_bool).unwrap_or(false);
+    if let Some(c) = code.filter(|c| *c != 0) {
+        content.push_str(&format!("\nexit code {c}"));
+    }
+    if cancelled {
+        content.push_str("\n(cancelled)");
+    }
+    out.push(Entry::tool_result(
+        ts,
+        id,
+        Some("bash".to_owned()),
+        content.trim_start_matches('\n'),
+        code.is_some_and(|c| c != 0) || cancelled,
+    ));
+}
+
+/// Sums the usage of the assistant messages of a run into a `result` entry (agent_end).
+pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
+    let assistants: Vec<&Value> = messages
+        .iter()
+        .filter(|m| str_of(m, "role") == Some("assistant"))
+        .collect();
+    let last = assistants.last()?;
+    let sum = |key: &str| {
+        assistants
+            .iter()
+            .map(|m| num_of(m.get("usage").unwrap_or(&Value::Null), key))
+            .sum::<f64>()
+    };
+    let cost: f64 = assistants
+        .iter()
+        .map(|m| {
+            m.get("usage")
+                .and_then(|u| u.get("cost"))
+                .map(|c| num_of(c, "total"))
+                .unwrap_or(0.0)
+        })
+        .sum();
+    let reason = str_of(last, "stopReason").unwrap_or("stop");
+    let errors: Vec<String> = str_of(last, "errorMessage")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .into_iter()
+        .collect();
+    Some(Entry::Result {
+        ts: ts.to_owned(),
+        text: String::new(),
+        input_tokens: sum("input"),
+        output_tokens: sum("output"),
+        cached_tokens: sum("cacheRead"),
+        // Summing binary fractions leaves noise like 0.0025399999999999997.
+        cost_usd: (cost * 1e9).round() / 1e9,
+        subtype: reason.to_owned(),
+        is_error: matches!(reason, "error" | "aborted"),
+        errors,
+    })
+}
