@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import {
-  root, benchDir, benchGroups, bigClaude, distPath, loadHostStyle, timeRounds, mdTable, fmt,
+  root, benchDir, benchGroups, bigClaude, distPath, loadHostStyle, timeRounds, median, mdTable, fmt,
 } from "./lib.mjs";
 
 const PROBE = "\nmodule.exports.__probe = { inst: alInstance, write2: alWrite2, read: alRead };\n";
@@ -80,31 +80,32 @@ export async function runBoundary({ passes = 11, warmup = 3, group, bindgen = tr
     return n;
   };
   let outBytes = 0;
+  let stepsOut = null;
   if (probe) {
     const w = probe.inst();
-    // Cumulative steps: A encode; B + wasm parse; C + decode; D + JSON.parse.
-    passMap.A = () => {
-      let n = 0;
-      for (let i = 0; i < N; i++) n += probe.write2(w, lines[i], ts[i])[0];
-      return n;
-    };
-    passMap.B = () => {
-      let n = 0;
+    // Each step timed inline, per line (performance.now() between steps), summed over the
+    // log: robust to load changes between passes, at the price of the clock's own cost,
+    // which is measured (an empty step) and taken off each step.
+    const steps = { enc: [], wasm: [], dec: [], json: [], clock: [] };
+    passMap.steps = () => {
+      let enc = 0, wasm = 0, dec = 0, json = 0, clock = 0, n = 0;
       for (let i = 0; i < N; i++) {
+        const t0 = performance.now();
+        const t1 = performance.now();
         const l = probe.write2(w, lines[i], ts[i]);
-        n += w.x.al_parse_line(l[0], l[1]);
+        const t2 = performance.now();
+        const len = w.x.al_parse_line(l[0], l[1]);
+        const t3 = performance.now();
+        const s = probe.read(w, len);
+        const t4 = performance.now();
+        n += JSON.parse(s).length;
+        const t5 = performance.now();
+        clock += t1 - t0; enc += t2 - t1; wasm += t3 - t2; dec += t4 - t3; json += t5 - t4;
       }
+      steps.enc.push(enc); steps.wasm.push(wasm); steps.dec.push(dec); steps.json.push(json); steps.clock.push(clock);
       return n;
     };
-    passMap.C = () => {
-      let n = 0;
-      for (let i = 0; i < N; i++) {
-        const l = probe.write2(w, lines[i], ts[i]);
-        n += probe.read(w, w.x.al_parse_line(l[0], l[1])).length;
-      }
-      return n;
-    };
-    passMap.D = () => {
+    passMap.glueNoWrapper = () => {
       let n = 0;
       for (let i = 0; i < N; i++) {
         const l = probe.write2(w, lines[i], ts[i]);
@@ -112,6 +113,7 @@ export async function runBoundary({ passes = 11, warmup = 3, group, bindgen = tr
       }
       return n;
     };
+    stepsOut = steps;
     // Isolated: the same work without the neighbouring steps.
     const outs = [];
     for (let i = 0; i < N; i++) {
@@ -178,11 +180,27 @@ export async function runBoundary({ passes = 11, warmup = 3, group, bindgen = tr
   const rows = [row("(a) shipped glue: parseStdoutLine, whole call", "full")];
   if (probe) {
     rows.push(
-      row("(b) encodeInto line+ts into the wasm input buffer (incl. al_input)", "A", "A"),
-      row("(b) wasm: al_parse_line (JSON parse + detect + entries + serialize)", "B", "B − A", "A"),
-      row("(b) TextDecoder.decode of the answer", "C", `C − B; ${fmt.kb(outBytes)} JSON out in all`, "B"),
-      row("(b) JSON.parse of the answer", "D", "D − C", "C"),
-      row("(b) glue wrapper (alText, try/catch, instance check)", "full", "(a) − D", "D"),
+      ...(() => {
+        // Inline step sums: samples from every timed pass of `steps` (warm-up ones dropped).
+        const keep = (xs) => xs.slice(-opts.passes);
+        const clock = median(keep(stepsOut.clock));
+        const st = (k) => {
+          const xs = keep(stepsOut[k]).map((x) => Math.max(0, x - clock));
+          return [median(xs), Math.min(...xs)];
+        };
+        const r = (name, k, how) => {
+          const [med, min] = st(k);
+          return [name, fmt.ms(med), us(med), us(min), how];
+        };
+        return [
+          r("(b) encodeInto line+ts into the wasm input buffer (incl. al_input)", "enc", "inline"),
+          r("(b) wasm: al_parse_line (JSON parse + detect + entries + serialize)", "wasm", "inline"),
+          r("(b) TextDecoder.decode of the answer", "dec", `inline; ${fmt.kb(outBytes)} JSON out in all`),
+          r("(b) JSON.parse of the answer", "json", "inline"),
+          [`(b) clock cost, taken off the steps above`, fmt.ms(clock), us(clock), "", "inline"],
+          row("(b) glue wrapper (alText, try/catch, instance check)", "full", "(a) − (same steps, untimed)", "glueNoWrapper"),
+        ];
+      })(),
       row("isolated: TextEncoder.encodeInto of the lines into a JS buffer", "encOnly"),
       row("isolated: TextDecoder.decode of the answers (copied out)", "decOnly"),
       row("isolated: JSON.parse of the answers", "jsonOnly"),

@@ -120,7 +120,8 @@ export function ensureBenchDeps() {
   const args = [lock ? "ci" : "install", "--prefix", benchDir, "--omit=optional", "--ignore-scripts",
     "--no-audit", "--no-fund", "--loglevel=error"];
   console.error(`[bench] bench/node_modules missing: npm ${args.join(" ")}`);
-  const r = spawnSync("npm", args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  // npm's own output goes to stderr: stdout carries the report.
+  const r = spawnSync("npm", args, { cwd: root, stdio: ["ignore", process.stderr, "inherit"] });
   const ok = r.status === 0 && Object.keys(HOST_PKGS).every((rt) => existsSync(hostPkgDir(rt)));
   return { ok, installed: true, error: ok ? null : `npm exited ${r.status ?? r.error?.message}` };
 }

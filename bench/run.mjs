@@ -7,7 +7,7 @@
 //
 // Prints markdown tables and writes them into docs/bench.md (between the bench:run markers).
 // Not a test: nothing here fails on a slow number. See docs/bench.md for what each number is.
-import { readFileSync, writeFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, mkdtempSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
@@ -325,17 +325,26 @@ const coldTable = mdTable(["cold start (median of " + coldRuns + ")", "evaluate 
   `\`new WebAssembly.Instance\` ${fmt.ms(parts.instantiateMs)} ms, first \`al_parse_line\` (lazy compilation of what it touches + one parse) ` +
   `${fmt.ms(parts.firstParseMs)} ms, second ${fmt.ms(parts.secondParseMs)} ms.`;
 
+// Every file the host may load: the full parser and the per-runtime ones (dist/<runtime>/).
+const BUDGET_FULL = 120 * 1024;
+const TARGET_RUNTIME = 45 * 1024;
 const sizeRows = [];
-for (const rel of ["ui-parser.js", "ui-parser.stateless.js", "index.cjs"]) {
+const hostFiles = ["ui-parser.js", "ui-parser.stateless.js"];
+for (const d of readdirSync(distPath("")).sort()) {
+  for (const f of ["ui-parser.js", "ui-parser.stateless.js"]) if (existsSync(distPath(join(d, f)))) hostFiles.push(join(d, f));
+}
+for (const rel of [...hostFiles, "index.cjs"]) {
   const b = readFileSync(distPath(rel));
-  sizeRows.push([`dist/${rel}`, String(b.length), String(gzipSync(b, { level: 9 }).length)]);
+  const g = gzipSync(b, { level: 9 }).length;
+  const budget = rel === "index.cjs" ? null : rel.includes("/") ? TARGET_RUNTIME : BUDGET_FULL;
+  sizeRows.push([`dist/${rel}`, String(b.length), String(g), budget ? `${fmt.kb(budget)} ${g <= budget ? "✓" : `over by ${fmt.kb(g - budget)}`}` : ""]);
 }
-const wasmFile = join(root, "target", "agentlines.opt.wasm");
-if (existsSync(wasmFile)) {
-  const b = readFileSync(wasmFile);
-  sizeRows.push(["target/agentlines.opt.wasm (inlined as base64)", String(b.length), String(gzipSync(b, { level: 9 }).length)]);
+const wasmDir = join(root, "target", "pkg-wasm");
+for (const f of existsSync(wasmDir) ? readdirSync(wasmDir).filter((x) => x.endsWith(".wasm")).sort() : []) {
+  const b = readFileSync(join(wasmDir, f));
+  sizeRows.push([`target/pkg-wasm/${f} (inlined as base64)`, String(b.length), String(gzipSync(b, { level: 9 }).length), ""]);
 }
-const sizeTable = mdTable(["file", "raw bytes", "gzip -9 bytes"], sizeRows);
+const sizeTable = mdTable(["file", "raw bytes", "gzip -9 bytes", "budget (full) / target (per runtime)"], sizeRows);
 
 let millionMd = "";
 let mil = null;
@@ -368,6 +377,10 @@ if (!flag("--no-boundary")) {
   const s = sizeReport();
   boundaryMd += "\n\n" + s.markdown;
   notes.push(...s.notes);
+  const { encodingReport } = await import("./encoding.mjs");
+  const e = encodingReport({ runs: coldRuns });
+  boundaryMd += "\n\n" + e.markdown;
+  notes.push(...e.notes);
 }
 
 // ---------------------------------------------------------------------------------------

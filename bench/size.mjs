@@ -3,11 +3,11 @@
 //
 //   node bench/size.mjs          (also run by bench/run.mjs)
 //
-// The shipped wasm (target/agentlines.opt.wasm) has no names. So the same crate is built
-// again with names kept (profile `wasm`, strip off, into target/bench-names so the package
-// build is untouched), wasm-opt'd with the package's flags plus -g (keep names) and
-// --strip-dwarf, and listed with twiggy (`cargo install twiggy`). Sizes are raw bytes of
-// the wasm, before base64 (x4/3) and gzip; the name section itself is left out.
+// The shipped wasm (target/pkg-wasm/*.wasm) has no names. So the same crate is built again
+// with the same features and names kept (profile `wasm`, strip off, into target/bench-names
+// so the package build is untouched), wasm-opt'd with the package's flags plus -g (keep
+// names) and --strip-dwarf, and listed with twiggy (`cargo install twiggy`). Sizes are raw
+// bytes of the wasm, before base64 (x4/3) and gzip; the name section itself is left out.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -40,44 +40,31 @@ export function ownerOf(name) {
   return "other";
 }
 
-export function sizeReport({ top = 15 } = {}) {
-  const notes = [];
-  const has = (cmd) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
-  if (!has("twiggy")) {
-    notes.push("twiggy not found (`cargo install twiggy`): the wasm size listing was skipped.");
-    return { markdown: "", notes };
-  }
+/** Builds the crate with `features` (no defaults) keeping names; lists it with twiggy. */
+function listing(features, notes) {
   const targetDir = join(root, "target", "bench-names");
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
-  const named = join(targetDir, "agentlines.named.opt.wasm");
-  console.error("[bench] building a wasm with names for the size listing (target/bench-names)");
+  const named = join(targetDir, `${features}.named.opt.wasm`);
+  console.error(`[bench] wasm with names, --features ${features} (target/bench-names)`);
   const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
-    "--target-dir", targetDir], { cwd: root, stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, CARGO_PROFILE_WASM_STRIP: "false" } });
+    "--no-default-features", "--features", features, "--target-dir", targetDir],
+  { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CARGO_PROFILE_WASM_STRIP: "false" } });
   if (b.status !== 0) {
-    notes.push("the names build failed: the wasm size listing was skipped.");
-    return { markdown: "", notes };
+    notes.push(`the names build (--features ${features}) failed: its size listing was skipped.`);
+    return null;
   }
-  if (!existsSync(named) || statSync(named).mtimeMs < statSync(raw).mtimeMs) {
-    const o = spawnSync("wasm-opt", [...FLAGS, raw, "-o", named], { stdio: "inherit" });
-    if (o.status !== 0) {
-      notes.push("wasm-opt on the names build failed: the wasm size listing was skipped.");
-      return { markdown: "", notes };
-    }
+  const o = spawnSync("wasm-opt", [...FLAGS, raw, "-o", named], { stdio: "inherit" });
+  if (o.status !== 0) {
+    notes.push(`wasm-opt on the names build (--features ${features}) failed: its size listing was skipped.`);
+    return null;
   }
   const t = spawnSync("twiggy", ["top", "-n", "100000", "--format", "json", named], { encoding: "utf8", maxBuffer: 64 << 20 });
   if (t.status !== 0) {
-    notes.push(`twiggy failed (${t.stderr.trim().slice(0, 200)}): the wasm size listing was skipped.`);
-    return { markdown: "", notes };
+    notes.push(`twiggy failed (${t.stderr.trim().slice(0, 200)}): the size listing was skipped.`);
+    return null;
   }
-  const items = JSON.parse(t.stdout).filter((i) => !/"function names" subsection|custom section 'name'|^"?[a-z]+ names"? subsection/.test(i.name));
+  const items = JSON.parse(t.stdout).filter((i) => !/^"?[a-z ]*names"? subsection|custom section 'name'/.test(i.name));
   const total = items.reduce((a, i) => a + i.shallow_size, 0);
-  const shipped = join(root, "target", "agentlines.opt.wasm");
-  const shippedSize = existsSync(shipped) ? statSync(shipped).size : 0;
-  const pct = (n) => `${((100 * n) / total).toFixed(1)}%`;
-  const clean = (n) => n.replace(/\[[0-9a-f]{16}\]/g, "").replace(/::h[0-9a-f]{16}$/, "");
-  const topRows = items.slice().sort((a, b) => b.shallow_size - a.shallow_size).slice(0, top)
-    .map((i) => [`\`${clean(i.name).slice(0, 110).replace(/\|/g, "\\|")}\``, String(i.shallow_size), pct(i.shallow_size)]);
   const byOwner = new Map();
   for (const i of items) {
     const o = ownerOf(i.name);
@@ -86,18 +73,50 @@ export function sizeReport({ top = 15 } = {}) {
     v.n++;
     byOwner.set(o, v);
   }
-  const ownerRows = [...byOwner.entries()].sort((a, b) => b[1].bytes - a[1].bytes)
-    .map(([o, v]) => [o, String(v.n), String(v.bytes), pct(v.bytes)]);
+  return { features, items, total, byOwner };
+}
+
+/**
+ * Size listings of the host build (`runtimes`: what dist/ui-parser.js carries) and of one
+ * per-runtime build (`claude`: dist/claude/ui-parser.js), side by side by crate/module,
+ * then the largest items of the host build.
+ */
+export function sizeReport({ top = 20, builds = ["runtimes", "claude"] } = {}) {
+  const notes = [];
+  const has = (cmd) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
+  if (!has("twiggy")) {
+    notes.push("twiggy not found (`cargo install twiggy`): the wasm size listing was skipped.");
+    return { markdown: "", notes };
+  }
+  const lists = builds.map((f) => listing(f, notes)).filter(Boolean);
+  if (!lists.length) return { markdown: "", notes };
+  const shippedOf = (f) => {
+    const file = join(root, "target", "pkg-wasm", `${f === "runtimes" ? "host" : f}.wasm`);
+    return existsSync(file) ? statSync(file).size : null;
+  };
+  const owners = [...lists[0].byOwner.entries()].sort((a, b) => b[1].bytes - a[1].bytes).map(([o]) => o);
+  for (const l of lists.slice(1)) for (const o of l.byOwner.keys()) if (!owners.includes(o)) owners.push(o);
+  const pct = (n, t) => `${((100 * n) / t).toFixed(1)}%`;
+  const ownerRows = owners.map((o) => [o, ...lists.flatMap((l) => {
+    const v = l.byOwner.get(o);
+    return v ? [String(v.bytes), pct(v.bytes, l.total)] : ["—", ""];
+  })]);
+  ownerRows.push(["**total** (names build, no name section)", ...lists.flatMap((l) => [String(l.total), "100%"])]);
+  ownerRows.push(["shipped wasm (target/pkg-wasm, stripped)", ...lists.flatMap((l) => [String(shippedOf(l.features) ?? "—"), ""])]);
+  const clean = (n) => n.replace(/\[[0-9a-f]{16}\]/g, "").replace(/::h[0-9a-f]{16}$/, "");
+  const main = lists[0];
+  const topRows = main.items.slice().sort((a, b) => b.shallow_size - a.shallow_size).slice(0, top)
+    .map((i) => [`\`${clean(i.name).slice(0, 110).replace(/\|/g, "\\|")}\``, String(i.shallow_size), pct(i.shallow_size, main.total), ownerOf(i.name)]);
   const markdown = [
-    `#### Wasm size by crate / module (names build: ${total} bytes without the name section; the shipped wasm: ${shippedSize} bytes)`,
+    "#### Wasm size by crate / module (raw wasm bytes, before base64 ×4/3 and gzip)",
     "",
-    mdTable(["crate or module", "items", "bytes", "share"], ownerRows),
+    mdTable(["crate or module", ...lists.flatMap((l) => [`--features ${l.features}`, "share"])], ownerRows),
     "",
-    `#### Largest ${top} items (twiggy top)`,
+    `#### Largest ${top} items, --features ${main.features} (twiggy top)`,
     "",
-    mdTable(["item", "bytes", "share"], topRows),
+    mdTable(["item", "bytes", "share", "counted under"], topRows),
   ].join("\n");
-  return { markdown, notes, total, byOwner };
+  return { markdown, notes, lists };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -3,9 +3,10 @@
 //
 //   node bench/variants.mjs [--passes N] [--log FILE]
 //
-// Each variant is the crate built for wasm32 with one profile setting changed through
-// cargo's CARGO_PROFILE_WASM_* environment variables (Cargo.toml is not touched; each
-// into its own target/bench-variants/<name> dir), then wasm-opt with the flags given, then
+// Each variant is the crate built for wasm32 (the host files' features) with profile
+// settings changed through cargo's CARGO_PROFILE_WASM_* environment variables or --config
+// (Cargo.toml is not touched; each into its own target/bench-variants/<name> dir), then
+// wasm-opt with the flags given, then
 // dropped into a copy of dist/ui-parser.stateless.js in place of the shipped wasm. Reported:
 // wasm and ui-parser gzip bytes, warm per-line time (stateless calls, all variants timed in
 // rounds against each other) and the first pass over the log in a fresh process.
@@ -23,6 +24,10 @@ const STRIP = ["--strip-debug", "--strip-producers"];
 const VARIANTS = [
   { name: "shipped (opt-level s, wasm-opt -Oz)", env: {}, dir: "s", opt: ["-Oz"] },
   { name: "opt-level z, wasm-opt -Oz", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "z" }, dir: "z", opt: ["-Oz"] },
+  {
+    name: "opt-level z, serde_json/indexmap/hashbrown at 3, wasm-opt -Oz", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "z" }, dir: "zsj3", opt: ["-Oz"],
+    config: ["serde_json", "indexmap", "hashbrown"].flatMap((p) => ["--config", `profile.wasm.package.${p}.opt-level=3`]),
+  },
   { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3" }, dir: "o3", opt: ["-O3"] },
   { name: "opt-level s, wasm-opt -O3", env: {}, dir: "s", opt: ["-O3"] },
   { name: "opt-level s, no wasm-opt", env: {}, dir: "s", opt: null },
@@ -60,8 +65,9 @@ const built = [];
 for (const v of VARIANTS) {
   const targetDir = join(outDir, v.dir);
   console.error(`[variants] ${v.name}: cargo build`);
+  // The features of the host's files (dist/ui-parser*.js: every runtime, no readers).
   const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
-    "--target-dir", targetDir], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
+    "--no-default-features", "--features", "runtimes", "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
   if (b.status !== 0) { console.error(`[variants] ${v.name}: build failed`); continue; }
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
   let wasmFile = raw;

@@ -1,7 +1,10 @@
 //! Native baseline for `make bench` (bench/run.mjs runs it): the Rust core on the same
 //! bytes the wasm build gets, no JS and no boundary.
 //!
-//! `cargo run --release --example bench_native -- [--passes N] [--warmup N] <files…>`
+//! `cargo run --release --example bench_native -- [--passes N] [--warmup N] [--only NAME] <files…>`
+//!
+//! (`--only stateless_json` runs one pass kind alone, e.g. under
+//! `valgrind --tool=callgrind` for an instruction profile that machine load cannot skew.)
 //!
 //! For each file it times these passes over the whole file (lines split on `\n`, the last
 //! empty piece dropped, ts `2026-01-01T00:00:00.000Z`), `--warmup` passes first, then
@@ -89,12 +92,14 @@ fn json_str(s: &str) -> String {
 fn main() {
     let mut passes = 11usize;
     let mut warmup = 3usize;
+    let mut only: Option<String> = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--passes" => passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(passes).max(1),
             "--warmup" => warmup = args.next().and_then(|n| n.parse().ok()).unwrap_or(warmup),
+            "--only" => only = args.next(),
             _ => files.push(a),
         }
     }
@@ -155,6 +160,9 @@ fn main() {
                 }),
             ),
         ];
+        if let Some(name) = &only {
+            fs.retain(|(n, _)| n == name);
+        }
         let times = time_rounds(passes, warmup, &mut fs);
         let field = |pick: fn(&(u128, u128)) -> u128| {
             let parts: Vec<String> =
