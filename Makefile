@@ -23,16 +23,17 @@ setup-browser:
 	@scripts/setup.sh --browser
 
 # The npm package: wasm builds -> wasm-opt -> dist/ and pkg/, then checked.
-# host.wasm: every runtime, no readers (the files the host loads); full.wasm: everything
+# host.wasm: every runtime and the turn-signal notices, no readers (the files the host loads);
+# full.wasm: everything
 # (the adapter-author entry); <runtime>.wasm: one runtime each.
 dist: setup
 	@mkdir -p $(WASM_OUT)
-	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes
+	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host.wasm
 	cargo build --lib --target $(WASM_TARGET) --profile wasm
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/full.wasm
 	@for r in $(RUNTIMES); do \
-	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r || exit 1; \
+	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r.wasm || exit 1; \
 	done
 	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --full $(WASM_OUT)/full.wasm \

@@ -4,11 +4,15 @@
 // `exports`, `module`, `self` and `globalThis` as parameters (the last two undefined), in a
 // worker where eval, the function constructor, fetch and Blob are gone. So: no imports, no
 // requires, no reliance on `self`/`globalThis`, nothing runs at load time but definitions,
-// and the wasm (inlined below as base64) is compiled and instantiated synchronously on the
+// and the wasm (inlined below) is compiled and instantiated synchronously on the
 // first call. A trap inside the wasm is caught: the instance is re-created from the
 // compiled module and the line comes back as one stdout entry.
 
-var AGENTLINES_WASM_B64 = "@@WASM_BASE64@@";
+// The wasm, one character per byte: a byte is the character with that code, except the
+// five bytes a "..." literal cannot hold raw (NUL, LF, CR, '"', '\\'), which are written as
+// the character 0x100 + byte. Decoding is `charCode & 255`. This gzips ~18% smaller than
+// base64 (which costs 6 bits of entropy-coded text per 8 bits of wasm).
+var AGENTLINES_WASM = "@@WASM_BYTES@@";
 
 var alModule = null; // compiled once
 var alWasm = null; // { x: exports, gen: instance generation }
@@ -16,33 +20,16 @@ var alGen = 0;
 var alEncoder = null;
 var alDecoder = null;
 
-function alDecodeBase64(s) {
-  var table = new Uint8Array(128);
-  var alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  for (var i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
-  var n = s.length;
-  while (n > 0 && s.charCodeAt(n - 1) === 61) n--; // '='
-  var out = new Uint8Array((n * 3) >> 2);
-  var o = 0;
-  for (var j = 0; j + 4 <= n; j += 4) {
-    var v = (table[s.charCodeAt(j)] << 18) | (table[s.charCodeAt(j + 1)] << 12) |
-      (table[s.charCodeAt(j + 2)] << 6) | table[s.charCodeAt(j + 3)];
-    out[o++] = v >> 16; out[o++] = (v >> 8) & 255; out[o++] = v & 255;
-  }
-  var rest = n - j;
-  if (rest >= 2) {
-    var w = (table[s.charCodeAt(j)] << 18) | (table[s.charCodeAt(j + 1)] << 12) |
-      (rest === 3 ? table[s.charCodeAt(j + 2)] << 6 : 0);
-    out[o++] = w >> 16;
-    if (rest === 3) out[o++] = (w >> 8) & 255;
-  }
+function alWasmBytes(s) {
+  var n = s.length, out = new Uint8Array(n);
+  for (var i = 0; i < n; i++) out[i] = s.charCodeAt(i) & 255;
   return out;
 }
 
 function alInstance() {
   if (alWasm !== null) return alWasm;
   if (alModule === null) {
-    alModule = new WebAssembly.Module(alDecodeBase64(AGENTLINES_WASM_B64));
+    alModule = new WebAssembly.Module(alWasmBytes(AGENTLINES_WASM));
     alEncoder = new TextEncoder();
     alDecoder = new TextDecoder();
   }

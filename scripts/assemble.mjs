@@ -40,7 +40,20 @@ mkdirSync(out, { recursive: true });
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)[1];
 
-const glueFor = (wasmFile) => tpl("glue.js").replace("@@WASM_BASE64@@", readFileSync(wasmFile).toString("base64"));
+// One character per wasm byte (see pkg-template/glue.js for why and how it is decoded).
+const RAW_UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
+function wasmAsString(bytes) {
+  const parts = new Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    parts[i] = String.fromCharCode(RAW_UNSAFE.has(b) ? 0x100 + b : b);
+  }
+  return parts.join("");
+}
+const glueFor = (wasmFile) => {
+  const text = wasmAsString(readFileSync(wasmFile));
+  return tpl("glue.js").replace("@@WASM_BYTES@@", () => text);
+};
 const cut = (src, begin, end) => {
   const a = src.indexOf(begin), b = src.indexOf(end);
   if (a < 0 || b < 0) throw new Error(`markers ${begin}/${end} not found`);

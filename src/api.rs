@@ -14,6 +14,10 @@ pub type Dispatch = fn(name: &str, args: &[Value]) -> Option<Result<Value, Strin
 const MODULES: &[Dispatch] = &[
     #[cfg(feature = "readers")]
     crate::sessions::api::dispatch,
+    #[cfg(feature = "readers")]
+    crate::frames::dispatch,
+    #[cfg(feature = "readers")]
+    crate::turn_signals::dispatch,
 ];
 
 /// Calls `name` with `args_json` (a JSON array) and returns the JSON answer.

@@ -16,6 +16,17 @@ pub mod items;
 /// Normalized sessions from whole session files (@molecule/api-agent-transcript).
 #[cfg(feature = "readers")]
 pub mod sessions;
+/// @clawboo/protocol message-frame parsers (exact parity).
+#[cfg(feature = "readers")]
+pub mod frames;
+/// A JavaScript value model (undefined, NaN, ordered objects, JSON.stringify) for the
+/// parity modules, whose inputs are arbitrary JS values.
+#[cfg(any(feature = "readers", feature = "turn-signals"))]
+pub mod js;
+/// Turn-signal blocks (The Framework's turn gate), exact parity; also read by the stdout
+/// parser to add notices for signals in assistant text.
+#[cfg(any(feature = "readers", feature = "turn-signals"))]
+pub mod turn_signals;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

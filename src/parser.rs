@@ -81,7 +81,9 @@ fn parse_line_into(
     };
     match detected {
         Some((f, c)) => {
+            let start = out.len();
             formats::parse_json(f, &value, line, ts, states, out);
+            add_turn_signal_notices(out, start);
             Some((f, c))
         }
         None => {
@@ -90,6 +92,30 @@ fn parse_line_into(
         }
     }
 }
+
+/// After each complete assistant message, one `system` entry per turn-signal block in its
+/// text ("Awaiting choice: …", "Session name: …", "Error: …"), so a viewer can show what the
+/// agent asked for; the assistant text itself is left as it is. Streamed pieces
+/// (`delta: true`) are not read: a block can span several of them.
+#[cfg(feature = "turn-signals")]
+fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
+    let mut i = start;
+    while i < out.len() {
+        if let Entry::Assistant { text, delta: None, ts, .. } = &out[i] {
+            let notices = crate::turn_signals::turn_signal_notices(text);
+            if !notices.is_empty() {
+                let ts = ts.clone();
+                let n = notices.len();
+                out.splice(i + 1..i + 1, notices.into_iter().map(|t| Entry::system(&ts, t)));
+                i += n;
+            }
+        }
+        i += 1;
+    }
+}
+
+#[cfg(not(feature = "turn-signals"))]
+fn add_turn_signal_notices(_out: &mut [Entry], _start: usize) {}
 
 /// Merges consecutive `delta: true` entries of the same kind into one, as the host's
 /// transcript view does (text appended; a merged entry keeps the first one's `ts`).

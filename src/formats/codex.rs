@@ -59,6 +59,16 @@ impl Recent {
     fn contains(&self, key: u64) -> bool {
         self.keys.contains(&key)
     }
+    /// Forgets `key`; true when it was there.
+    fn take(&mut self, key: u64) -> bool {
+        match self.keys.iter().position(|k| *k == key) {
+            Some(i) => {
+                self.keys.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
     fn insert(&mut self, key: u64) {
         if self.contains(key) {
             return;
@@ -353,6 +363,18 @@ fn first_sighting(state: &mut Option<&mut State>, k: u64) -> Option<bool> {
     let first = !st.seen.contains(k);
     st.seen.insert(k);
     Some(first)
+}
+
+/// For text a rollout records twice (an `event_msg` and a `response_item` copy of one
+/// message): `Some(true)` for the first copy, `Some(false)` for its twin, which consumes the
+/// match, so the same text said again in a later turn is shown again. `None` when stateless.
+fn copy_sighting(state: &mut Option<&mut State>, k: u64) -> Option<bool> {
+    let st = state.as_deref_mut()?;
+    if st.seen.take(k) {
+        return Some(false);
+    }
+    st.seen.insert(k);
+    Some(true)
 }
 
 /// The readable fallback for a Codex event nobody here knows: names it, never dumps it.

@@ -171,14 +171,45 @@ pub fn short_fields(v: &Value, n: usize) -> String {
     parts.join(", ")
 }
 
-/// Parses a line as a JSON object. `None` for anything else (plain text, arrays, broken JSON).
+/// Top-level keys that no runtime module reads and that can be large: they are skipped
+/// (scanned, not built) when a line is parsed. Claude Code repeats every tool's output in
+/// `toolUseResult` (session files) / `tool_use_result` (stream-json) beside the
+/// `tool_result` block we show; in real session logs that is a third of the bytes.
+pub const UNREAD_KEYS: &[&str] = &["toolUseResult", "tool_use_result"];
+
+/// Parses a line as a JSON object, leaving out [`UNREAD_KEYS`]. `None` for anything else
+/// (plain text, arrays, broken JSON). Duplicate keys keep the last value, like
+/// `serde_json::Value`.
 pub fn parse_object(line: &str) -> Option<Value> {
     let t = line.trim();
     if !t.starts_with('{') {
         return None;
     }
-    match serde_json::from_str::<Value>(t) {
-        Ok(v @ Value::Object(_)) => Some(v),
-        _ => None,
+    let mut de = serde_json::Deserializer::from_str(t);
+    let map = serde::Deserializer::deserialize_map(&mut de, TopLevel).ok()?;
+    de.end().ok()?;
+    Some(Value::Object(map))
+}
+
+struct TopLevel;
+
+impl<'de> serde::de::Visitor<'de> for TopLevel {
+    type Value = serde_json::Map<String, Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut map = serde_json::Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            if UNREAD_KEYS.contains(&key.as_str()) {
+                access.next_value::<serde::de::IgnoredAny>()?;
+            } else {
+                let value: Value = access.next_value()?;
+                map.insert(key, value);
+            }
+        }
+        Ok(map)
     }
 }

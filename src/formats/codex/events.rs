@@ -10,7 +10,7 @@
 
 use super::exec::{error_message, phase_channel};
 use super::{
-    command_text, diff, first_sighting, key, object, result_entry, rollout, tool_result, unknown,
+    command_text, copy_sighting, diff, first_sighting, key, object, result_entry, rollout, tool_result, unknown,
     State, Usage,
 };
 use crate::entry::Entry;
@@ -63,7 +63,7 @@ pub(super) fn parse(
             }
             if rollout {
                 // Shown only by a stateful parser that has not seen the response_item copy.
-                if first_sighting(&mut state, key(dup_tag(ty), text)) == Some(true) {
+                if copy_sighting(&mut state, key(dup_tag(ty), text)) == Some(true) {
                     out.push(entry);
                 }
                 return;

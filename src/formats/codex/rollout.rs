@@ -8,7 +8,7 @@
 
 use super::events::{self, dup_tag, thinking};
 use super::exec::{action_text, phase_channel, with_item_id};
-use super::{command_text, diff, first_sighting, key, object, tool_result, unknown, State};
+use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
 use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of};
 use serde_json::{json, Value};
@@ -112,7 +112,7 @@ pub(super) fn response_item(
                         "agent_reasoning"
                     });
                     if !text.trim().is_empty()
-                        && first_sighting(&mut state, key(tag, text)) != Some(false)
+                        && copy_sighting(&mut state, key(tag, text)) != Some(false)
                     {
                         out.push(thinking(ts, text, raw, false));
                     }
@@ -273,7 +273,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                 .collect::<Vec<_>>()
                 .join("\n");
             if text.trim().is_empty()
-                || first_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false)
+                || copy_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false)
             {
                 return;
             }
@@ -303,7 +303,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
             if text.is_empty() && images == 0 {
                 return;
             }
-            if first_sighting(&mut state, key(dup_tag("user_message"), &text)) == Some(false) {
+            if copy_sighting(&mut state, key(dup_tag("user_message"), &text)) == Some(false) {
                 return;
             }
             let shown = if images > 0 {

@@ -356,3 +356,16 @@ fn set_path(v: &mut Value, path: &[String], new: Value) {
         _ => {}
     }
 }
+
+#[test]
+fn rollout_text_said_again_in_a_later_turn_is_shown_again() {
+    // Each turn records "Done." twice (event_msg + response_item): one is shown per turn,
+    // and the second turn's "Done." is not mistaken for a copy of the first's.
+    let ev = r#"{"timestamp":"2025-09-24T20:12:23.000Z","type":"event_msg","payload":{"type":"agent_message","message":"Done."}}"#;
+    let ri = r#"{"timestamp":"2025-09-24T20:12:23.100Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}"#;
+    let out = stateful(&[ev, ri, ev, ri]);
+    let shown: Vec<_> = out.iter().filter(|e| matches!(e, Entry::Assistant { .. })).collect();
+    assert_eq!(shown.len(), 2, "{out:?}");
+    let out = stateless(&[ev, ri, ev, ri]);
+    assert_eq!(out.iter().filter(|e| matches!(e, Entry::Assistant { .. })).count(), 2);
+}

@@ -1,0 +1,366 @@
+// The run viewer page: inputs (bundled sample, local file or drop, pasted text, live tail),
+// the parser worker (www/worker-client.js), the transcript model (www/model.js) and the
+// virtualized list (www/vlist.js). URL parameters (paths relative to the repo root, served
+// next to www/): sample=tests/fixtures/…, log=<path>, parser=<path>.js (default
+// dist/ui-parser.js), live=1, speed=N, stateless=1, follow=1. The body's data-parser / data-state attributes say where things are (the
+// browser tests wait on them).
+import { ParserHost, parserPath } from "./worker-client.js";
+import { Transcript, KINDS, filterRows, groupOf, fmtInt, fmtCost, str } from "./model.js";
+import { renderRow, estimateHeight } from "./render.js";
+import { VirtualList } from "./vlist.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const body = document.body;
+
+const t = new Transcript();
+let view = [];
+const enabled = new Set(KINDS);
+let query = "";
+let run = null; // { label, t0, done, total, pos, ms, mode, live }
+let liveTimer = null;
+let uiFrame = 0;
+
+const list = new VirtualList($("list"), {
+  row: (i) => t.rows[view[i]],
+  render: (row) => renderRow(row, { refresh: (r) => list.invalidate(r) }),
+  estimate: estimateHeight,
+  forget: () => { for (const r of t.rows) r.h = 0; },
+});
+
+const host = new ParserHost(showParser);
+
+function showParser(st) {
+  const box = $("parser-status");
+  body.dataset.parser = st.state;
+  box.replaceChildren();
+  if (st.state === "ready") {
+    box.className = "parser-status ok";
+    box.textContent = `${fmtInt(st.bytes / 1024)} KiB · evaluated in ${st.evalMs.toFixed(0)} ms, ` +
+      `first call ${st.firstCallMs.toFixed(0)} ms · exports ${st.exports.join(", ")}`;
+  } else if (st.state === "fallback") {
+    box.className = "parser-status bad";
+    const b = document.createElement("strong");
+    b.textContent = "parser not loaded — showing every line as stdout. ";
+    const why = document.createElement("span");
+    why.id = "fallback-reason";
+    why.textContent = `${st.stage}: ${st.reason}`;
+    box.append(b, why);
+  }
+}
+
+function buildFilters() {
+  const box = $("kind-filters");
+  for (const k of KINDS) {
+    const label = document.createElement("label");
+    label.className = "kind-filter k-" + k;
+    const cb = document.createElement("input");
+    cb.type = "checkbox";
+    cb.checked = true;
+    cb.value = k;
+    cb.addEventListener("change", () => {
+      if (cb.checked) enabled.add(k); else enabled.delete(k);
+      refilter();
+    });
+    const name = document.createElement("span");
+    name.textContent = k === "tool" ? "tools" : k;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.dataset.kind = k;
+    label.append(cb, name, count);
+    box.append(label);
+  }
+}
+
+function refilter() {
+  view = filterRows(t, enabled, query);
+  list.reset(view.length);
+  scheduleUi();
+}
+
+function scheduleUi() {
+  if (!uiFrame) uiFrame = requestAnimationFrame(() => { uiFrame = 0; updateUi(); });
+}
+
+function updateUi() {
+  for (const c of document.querySelectorAll("#kind-filters .count")) {
+    const n = t.groupCounts[c.dataset.kind] || 0;
+    c.textContent = fmtInt(n);
+    c.parentElement.classList.toggle("zero", n === 0);
+  }
+  $("match-count").textContent = query || enabled.size < KINDS.length ? `${fmtInt(view.length)} of ${fmtInt(t.rows.length)} rows` : "";
+  $("empty").hidden = t.rows.length > 0 || !!run;
+  const init = t.init;
+  $("sum-model").textContent = init ? `model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}` : "";
+  const r = t.result;
+  $("sum-result").className = "sum" + (r && r.isError === true ? " error" : "");
+  $("sum-result").textContent = r
+    ? `${str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(r.inputTokens)} · out ${fmtInt(r.outputTokens)} · ` +
+      `cached ${fmtInt(r.cachedTokens)} tokens · ${fmtCost(r.costUsd)}${t.results > 1 ? ` · ${t.results} results (last shown)` : ""}`
+    : "";
+  const tools = t.groupCounts.tool || 0;
+  const parts = [];
+  if (run) {
+    parts.push(`${fmtInt(run.pos - run.start)}${run.done ? "" : " / " + fmtInt(run.total - run.start)} lines`);
+    parts.push(`${fmtInt(t.entryCount)} entries (${fmtInt(t.rawCount)} before delta merge)`);
+    parts.push(`${fmtInt(t.rows.length)} rows`);
+    parts.push(`${fmtInt(tools)} tool cards${t.errors ? ` (${t.errors} errors)` : ""}`);
+    if (run.done && !run.live) parts.push(`parsed in ${fmtInt(run.wallMs)} ms (${run.mode})`);
+    else parts.push(run.mode || "");
+  }
+  $("sum-counts").textContent = parts.filter(Boolean).join(" · ");
+  const p = $("progress");
+  if (run && !run.done) {
+    p.hidden = false;
+    p.value = run.total > run.start ? (run.pos - run.start) / (run.total - run.start) : 0;
+  } else p.hidden = true;
+  body.dataset.rows = String(t.rows.length);
+  // Last, so that a test waiting for "done" finds the counts above already written.
+  if (run && run.done && body.dataset.state !== "error") body.dataset.state = "done";
+}
+
+function stopRun() {
+  if (liveTimer) clearInterval(liveTimer);
+  liveTimer = null;
+  host.stop();
+  $("pause").disabled = true;
+}
+
+function startRun(input, label) {
+  if (body.dataset.parser === "loading") return;
+  stopRun();
+  t.reset();
+  view = [];
+  list.reset(0);
+  const live = $("live").checked;
+  const liveStart = Number($("start-at").value) || 0;
+  run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0 };
+  body.dataset.run = String(Number(body.dataset.run || 0) + 1);
+  $("source").textContent = label;
+  body.dataset.state = live ? "live" : "parsing";
+  if (live) $("follow").checked = true;
+  list.follow = $("follow").checked;
+  host.parse(input, { stateless: $("stateless").checked, live, startFraction: liveStart }, {
+    opened(msg) {
+      run.total = msg.total;
+      run.start = msg.start;
+      run.pos = msg.start;
+      run.mode = msg.mode;
+      if (live) startLiveTimer();
+      scheduleUi();
+    },
+    entries(entries, lines, msg) {
+      const { added, changed } = t.add(entries, lines);
+      for (const row of added) {
+        if (enabled.has(groupOf(row)) && (!query || t.haystack(row).includes(query.trim().toLowerCase()))) view.push(row.id);
+      }
+      for (const row of changed) list.invalidate(row);
+      if (added.length) list.grow(view.length);
+      run.pos = msg.pos;
+      run.total = msg.total;
+      if (msg.done && !run.done) {
+        run.done = true;
+        run.wallMs = performance.now() - run.t0;
+        run.workerMs = msg.ms;
+        if (liveTimer) clearInterval(liveTimer);
+        liveTimer = null;
+        $("pause").disabled = true;
+        body.dataset.parseMs = String(Math.round(run.wallMs));
+      }
+      scheduleUi();
+    },
+    error(reason) {
+      run.done = true;
+      body.dataset.state = "error";
+      $("source").textContent = `${label} — ${reason}`;
+      scheduleUi();
+    },
+  });
+  scheduleUi();
+}
+
+function startLiveTimer() {
+  const speed = () => Number($("speed").value) || 20;
+  let last = performance.now();
+  let credit = 1; // the first line right away
+  let paused = false;
+  const pause = $("pause");
+  pause.disabled = false;
+  pause.textContent = "pause";
+  pause.onclick = () => {
+    paused = !paused;
+    pause.textContent = paused ? "resume" : "pause";
+  };
+  liveTimer = setInterval(() => {
+    const now = performance.now();
+    if (!paused) credit += (speed() * (now - last)) / 1000;
+    last = now;
+    const n = Math.floor(credit);
+    if (n > 0) {
+      credit -= n;
+      host.feed(n);
+    }
+  }, 100);
+}
+
+async function loadUrl(path, label) {
+  try {
+    const res = await fetch(path, { cache: "no-store" });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    startRun({ blob: await res.blob() }, label);
+  } catch (e) {
+    $("source").textContent = `could not load ${path}: ${e.message}`;
+    body.dataset.state = "error";
+  }
+}
+
+async function loadFile(file) {
+  if (!file) return;
+  try {
+    startRun({ blob: file }, `${file.name} (${fmtInt(file.size / 1024)} KiB)`);
+  } catch (e) {
+    $("source").textContent = `could not read ${file.name}: ${e.message}`;
+  }
+}
+
+// The parser picker: the built files (www/parsers.json); choosing one reloads the page
+// with ?parser=… (a fresh worker, as the host would have).
+async function loadParsers(current) {
+  let parsers = [];
+  try {
+    const res = await fetch("parsers.json", { cache: "no-store" });
+    if (res.ok) parsers = await res.json();
+  } catch (e) {
+    parsers = [];
+  }
+  const select = $("parser");
+  const seen = new Set();
+  const option = (path, text) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const o = document.createElement("option");
+    o.value = path;
+    o.textContent = text;
+    select.append(o);
+  };
+  for (const p of Array.isArray(parsers) ? parsers : []) {
+    if (!p || typeof p.path !== "string" || !p.path.startsWith("dist/")) continue;
+    option(p.path, `${p.runtime === "all" ? "all runtimes" : str(p.runtime)}${p.stateless ? " · stateless" : ""} (${p.path})`);
+  }
+  option(current, current);
+  select.value = current;
+  select.addEventListener("change", () => {
+    const next = new URLSearchParams(location.search);
+    next.set("parser", select.value);
+    location.search = next.toString();
+  });
+}
+
+async function loadSamples() {
+  let samples = [];
+  try {
+    const res = await fetch("samples.json", { cache: "no-store" });
+    if (res.ok) samples = await res.json();
+  } catch (e) {
+    samples = [];
+  }
+  const select = $("sample");
+  const groups = new Map();
+  for (const s of Array.isArray(samples) ? samples : []) {
+    if (!s || typeof s.path !== "string" || !s.path.startsWith("tests/fixtures/")) continue;
+    let g = groups.get(s.runtime);
+    if (!g) {
+      g = document.createElement("optgroup");
+      g.label = str(s.runtime);
+      groups.set(s.runtime, g);
+      select.append(g);
+    }
+    const o = document.createElement("option");
+    o.value = s.path;
+    o.textContent = `${str(s.name)} · ${fmtInt(s.lines)} lines`;
+    g.append(o);
+  }
+}
+
+function wire() {
+  $("sample").addEventListener("change", (ev) => {
+    const p = ev.target.value;
+    if (p) loadUrl("../" + p, p.replace(/^tests\/fixtures\//, ""));
+  });
+  $("file").addEventListener("change", (ev) => loadFile(ev.target.files[0]));
+  $("paste-toggle").addEventListener("click", () => {
+    $("paste-box").hidden = !$("paste-box").hidden;
+    if (!$("paste-box").hidden) $("paste").focus();
+  });
+  $("paste-go").addEventListener("click", () => startRun({ text: $("paste").value }, "pasted text"));
+  $("follow").addEventListener("change", (ev) => {
+    list.follow = ev.target.checked;
+    if (list.follow) list.scrollToEnd();
+  });
+  let searchTimer = 0;
+  $("search").addEventListener("input", (ev) => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => { query = ev.target.value; refilter(); }, 150);
+  });
+  const overlay = $("drop-overlay");
+  let depth = 0;
+  document.addEventListener("dragenter", (ev) => { ev.preventDefault(); depth++; overlay.hidden = false; });
+  document.addEventListener("dragleave", () => { if (--depth <= 0) { depth = 0; overlay.hidden = true; } });
+  document.addEventListener("dragover", (ev) => ev.preventDefault());
+  document.addEventListener("drop", (ev) => {
+    ev.preventDefault();
+    depth = 0;
+    overlay.hidden = true;
+    loadFile(ev.dataTransfer?.files?.[0]);
+  });
+}
+
+// Lays out one row of each look once, off screen, while the parser loads: the first real
+// paint of a big log then does not pay for first-time font and style work.
+function primeLayout() {
+  const sample = new Transcript();
+  sample.add([
+    { kind: "assistant", ts: "", text: "**a** `b`\n\n- c" },
+    { kind: "thinking", ts: "", text: "t" },
+    { kind: "tool_call", ts: "", name: "n", input: { command: "c" }, toolUseId: "x" },
+    { kind: "system", ts: "", text: "s · … ▸" },
+    { kind: "diff", ts: "", changeType: "add", text: "+d" },
+  ], []);
+  const box = document.createElement("div");
+  box.className = "vl-sizer";
+  box.setAttribute("aria-hidden", "true");
+  for (const row of sample.rows) {
+    const el = renderRow(row, { refresh() {} });
+    el.classList.add("vl-row");
+    box.append(el);
+  }
+  $("list").append(box);
+  void box.offsetHeight;
+  box.remove();
+}
+
+async function main() {
+  buildFilters();
+  primeLayout();
+  wire();
+  if (params.get("live") === "1") $("live").checked = true;
+  if (params.get("stateless") === "1") $("stateless").checked = true;
+  if (params.get("speed")) $("speed").value = params.get("speed");
+  if (params.get("follow") === "1") $("follow").checked = true;
+  const samples = loadSamples();
+  const path = parserPath(params.get("parser"));
+  loadParsers(path);
+  await host.start(path);
+  await samples;
+  updateUi();
+  const sample = params.get("sample");
+  const log = params.get("log");
+  if (sample && sample.startsWith("tests/fixtures/") && !sample.includes("..")) {
+    $("sample").value = sample;
+    loadUrl("../" + sample, sample.replace(/^tests\/fixtures\//, ""));
+  } else if (log && /^\/?[\w./-]+$/.test(log) && !log.includes("..")) {
+    loadUrl("../" + log.replace(/^\/+/, ""), log);
+  }
+}
+
+main();

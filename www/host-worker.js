@@ -1,0 +1,284 @@
+// The run viewer's parser worker: loads a ui-parser (dist/ui-parser.js) the way the
+// Paperclip host does and parses logs with it off the page's thread.
+//
+// Loading (message {type:"load", source}):
+//  1. the host's source scanner: refuse `import(`, `eval(`, `Function(`, `.constructor`,
+//     import/export statements, `import.meta` and `require(` outside "…"/'…' strings and
+//     comments (template literals and regex literals are NOT skipped, like the host);
+//  2. remove the dangerous globals (network, storage, workers, Blob, eval, the function
+//     constructors);
+//  3. evaluate the source as the body of
+//     new Function("exports","module","self","globalThis", '"use strict";\n{\n' + src + '\n}')
+//     called with self and globalThis undefined; take module.exports (or exports).
+// Replies {type:"ready"} or {type:"failed", stage, reason}. With {type:"load", fallback:true}
+// no parser is loaded: every non-blank line becomes one stdout entry (what the host shows
+// when a parser cannot be used).
+//
+// Parsing: {type:"parse", session, text | blob, stateless, live, startFraction} splits the text
+// into lines and parses them in time-sliced batches, posting {type:"entries", session,
+// entries, lines (source line index per entry), done, total, ms}. A newer session
+// abandons an older one. Live sessions start at that fraction of the file (a tail attached mid-run) and advance only when the
+// page sends {type:"feed", session, count}, with ts = the wall clock at feed time; file
+// sessions get ts = 2026-01-01T00:00:00Z + one second per line (tests/golden.rs's ts).
+// This file runs under its own CSP (www/serve.mjs: no network, 'unsafe-eval' for step 3).
+"use strict";
+
+const post = postMessage.bind(self);
+const makeFunction = Function; // captured before it is removed
+const wallClock = Date.now;
+const later = setTimeout;
+const BASE_TS = Date.UTC(2026, 0, 1);
+const SLICE_MS = 40;
+
+// Host rules (tests/js/host.mjs has the Node twin used by the package checks).
+const RULES = [
+  ["dynamic import", /(^|[^\w$])import\s*\(/g],
+  ["eval(", /(^|[^\w$])eval\s*\(/g],
+  ["Function(", /(^|[^\w$])Function\s*\(/g],
+  [".constructor", /\.\s*constructor(?![\w$])/g],
+  ["import/export statement", /^\s*(import|export)\s/gm],
+  ["import.meta", /import\s*\.\s*meta/g],
+  ["require(", /(^|[^\w$.])require\s*\(/g],
+];
+const DISABLED = [
+  "eval", "Function", "fetch", "XMLHttpRequest", "WebSocket", "WebTransport", "EventSource",
+  "RTCPeerConnection", "RTCDataChannel", "Request", "Response", "Headers", "Cache", "CacheStorage",
+  "caches", "importScripts", "Worker", "SharedWorker", "Blob", "FileReader", "FileReaderSync",
+  "BroadcastChannel", "indexedDB", "IDBFactory", "storageFoundation", "require", "process",
+];
+
+// Blanks out comments and '…'/"…" strings, keeping line breaks (line numbers stay right).
+function codeOnly(src) {
+  const out = [];
+  const n = src.length;
+  let i = 0;
+  while (i < n) {
+    const c = src[i];
+    const d = src[i + 1];
+    if (c === "/" && d === "/") {
+      while (i < n && src[i] !== "\n") { out.push(" "); i++; }
+    } else if (c === "/" && d === "*") {
+      out.push("  ");
+      i += 2;
+      while (i < n && !(src[i] === "*" && src[i + 1] === "/")) { out.push(src[i] === "\n" ? "\n" : " "); i++; }
+      out.push("  ");
+      i += 2;
+    } else if (c === '"' || c === "'") {
+      out.push(" ");
+      i++;
+      while (i < n && src[i] !== c && src[i] !== "\n") {
+        if (src[i] === "\\") { out.push(" "); i++; }
+        out.push(" ");
+        i++;
+      }
+      out.push(" ");
+      i++;
+    } else {
+      out.push(c);
+      i++;
+    }
+  }
+  return out.join("");
+}
+
+function scan(src) {
+  const code = codeOnly(src);
+  const found = [];
+  for (const [rule, re] of RULES) {
+    re.lastIndex = 0;
+    let m;
+    while ((m = re.exec(code)) !== null && found.length < 20) {
+      found.push(`${rule} at line ${code.slice(0, m.index + m[0].length).split("\n").length}`);
+      if (m[0].length === 0) re.lastIndex++;
+    }
+  }
+  return found;
+}
+
+function lockDown() {
+  for (const g of DISABLED) {
+    try { self[g] = undefined; } catch (e) { /* not writable: leave it */ }
+  }
+  const fns = [function () {}, async function () {}, function* () {}, async function* () {}];
+  for (const f of fns) {
+    try { Object.defineProperty(Object.getPrototypeOf(f), "constructor", { value: undefined }); } catch (e) { /* ignore */ }
+  }
+}
+
+let parser = null; // { mod, stateful }
+let fallbackOnly = false;
+
+function load(msg) {
+  if (msg.fallback) {
+    fallbackOnly = true;
+    lockDown();
+    post({ type: "ready", fallback: true });
+    return;
+  }
+  const source = typeof msg.source === "string" ? msg.source : "";
+  const problems = scan(source);
+  if (problems.length) {
+    post({ type: "failed", stage: "scanner", reason: "the host's source scanner refuses it: " + problems.join("; ") });
+    return;
+  }
+  lockDown();
+  const t0 = performance.now();
+  let mod;
+  try {
+    const exports = {};
+    const module = { exports };
+    const body = makeFunction("exports", "module", "self", "globalThis", '"use strict";\n{\n' + source + "\n}");
+    body(exports, module, undefined, undefined);
+    const m = module.exports;
+    mod = m && typeof m === "object" && Object.keys(m).length > 0 ? m : exports;
+  } catch (e) {
+    post({ type: "failed", stage: "evaluate", reason: "evaluating the parser threw: " + describe(e) });
+    return;
+  }
+  if (!mod || typeof mod.parseStdoutLine !== "function") {
+    post({ type: "failed", stage: "exports", reason: "the parser exports no parseStdoutLine function" });
+    return;
+  }
+  const evalMs = performance.now() - t0;
+  const t1 = performance.now();
+  try {
+    mod.parseStdoutLine("", new Date(BASE_TS).toISOString()); // compiles the wasm, if any
+  } catch (e) { /* the per-line guard handles it later */ }
+  parser = { mod, stateful: typeof mod.createStdoutParser === "function" };
+  post({
+    type: "ready",
+    evalMs,
+    firstCallMs: performance.now() - t1,
+    exports: Object.keys(mod).filter((k) => typeof k === "string").slice(0, 20),
+  });
+}
+
+function describe(e) {
+  try {
+    return e && typeof e.message === "string" ? `${e.name || "Error"}: ${e.message}` : String(e);
+  } catch (x) {
+    return "(unprintable error)";
+  }
+}
+
+// What the host shows for a line it cannot parse: the line itself as stdout.
+function stdoutEntry(line, ts) {
+  const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+  return text.trim() === "" ? [] : [{ kind: "stdout", ts, text }];
+}
+
+let session = null;
+
+// Blob.prototype.text, taken before the lockdown removes the Blob global (the parser never
+// sees a Blob: only this worker's own code reads the page's File/Blob handles).
+const blobText = Blob.prototype.text;
+
+function openSession(msg) {
+  if (msg.blob && typeof msg.blob === "object") {
+    const id = msg.session;
+    blobText.call(msg.blob).then(
+      (text) => { if (session && session.id === id && session.pending) startSession(msg, text); },
+      (e) => post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: "could not read the file: " + describe(e) }], lines: [-1], pos: 0, total: 0, done: true, ms: 0 }),
+    );
+    session = { id, pending: true }; // an older session stops at its next slice
+    return;
+  }
+  startSession(msg, typeof msg.text === "string" ? msg.text : "");
+}
+
+function startSession(msg, text) {
+  const lines = text.split("\n");
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  let call = null;
+  if (!fallbackOnly && parser) {
+    if (!msg.stateless && parser.stateful) {
+      let p = null;
+      try { p = parser.mod.createStdoutParser(); } catch (e) { p = null; }
+      if (p && typeof p.parseLine === "function") call = (l, ts) => p.parseLine(l, ts);
+    }
+    if (!call) call = (l, ts) => parser.mod.parseStdoutLine(l, ts);
+  }
+  const frac = Math.max(0, Math.min(1, Number(msg.startFraction) || 0));
+  const start = msg.live ? Math.floor(lines.length * frac) : 0;
+  session = {
+    id: msg.session, lines, pos: start, start, call, live: !!msg.live, budget: 0, ms: 0,
+    mode: call ? (msg.stateless || !parser.stateful ? "stateless" : "stateful") : "fallback",
+  };
+  post({ type: "opened", session: session.id, total: lines.length, start, mode: session.mode });
+  if (session.live) flushLive(session);
+  else step(session);
+}
+
+function parseOne(s, i, ts, out, at) {
+  const line = s.lines[i];
+  let got;
+  if (s.call) {
+    try {
+      got = s.call(line, ts);
+    } catch (e) {
+      got = stdoutEntry(line, ts);
+    }
+  } else {
+    got = stdoutEntry(line, ts);
+  }
+  if (!Array.isArray(got)) got = [{ kind: "system", ts, text: "parser returned " + typeof got + " (not an array) for this line" }];
+  for (const e of got) {
+    out.push(e && typeof e === "object" ? e : { kind: "system", ts, text: "parser returned a non-object entry: " + String(e) });
+    at.push(i);
+  }
+}
+
+function send(s, entries, at, done) {
+  const msg = { type: "entries", session: s.id, entries, lines: at, pos: s.pos, total: s.lines.length, done, ms: s.ms };
+  try {
+    post(msg);
+  } catch (e) {
+    // Not structured-cloneable (a function or symbol in an entry): send plain JSON data.
+    msg.entries = JSON.parse(JSON.stringify(entries));
+    post(msg);
+  }
+}
+
+// File sessions: as many lines as fit in a slice, then yield so newer messages get in.
+function step(s) {
+  if (session !== s) return;
+  const t0 = performance.now();
+  const entries = [];
+  const at = [];
+  while (s.pos < s.lines.length && performance.now() - t0 < SLICE_MS) {
+    const end = Math.min(s.lines.length, s.pos + 256);
+    for (; s.pos < end; s.pos++) parseOne(s, s.pos, new Date(BASE_TS + s.pos * 1000).toISOString(), entries, at);
+  }
+  s.ms += performance.now() - t0;
+  const done = s.pos >= s.lines.length;
+  send(s, entries, at, done);
+  if (done) s.lines = [];
+  else later(() => step(s), 0);
+}
+
+// Live sessions: the page grants `count` lines at a time (its chosen speed).
+function flushLive(s) {
+  const t0 = performance.now();
+  const entries = [];
+  const at = [];
+  const ts = new Date(wallClock()).toISOString();
+  while (s.budget > 0 && s.pos < s.lines.length) {
+    parseOne(s, s.pos, ts, entries, at);
+    s.pos++;
+    s.budget--;
+  }
+  s.ms += performance.now() - t0;
+  const done = s.pos >= s.lines.length;
+  send(s, entries, at, done);
+}
+
+onmessage = (ev) => {
+  const msg = ev.data;
+  if (!msg || typeof msg !== "object") return;
+  if (msg.type === "load") load(msg);
+  else if (msg.type === "parse") openSession(msg);
+  else if (msg.type === "feed" && session && session.id === msg.session && session.live) {
+    session.budget += Math.max(0, Math.floor(Number(msg.count) || 0));
+    flushLive(session);
+  } else if (msg.type === "stop") session = null;
+};

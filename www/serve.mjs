@@ -1,0 +1,139 @@
+// The run viewer's local static server (node:http only).
+//   node www/serve.mjs [--port N] [--host H]      (make serve; default 127.0.0.1:8377)
+// Serves, read-only and from the repo root: /www/ (the viewer), /dist/ (the built parser)
+// and /tests/fixtures/ (the bundled samples); /www/samples.json and /www/parsers.json are
+// listed on the fly.
+// Every response carries the strict page CSP. The worker script (/www/host-worker.js) gets
+// its own policy: no network at all, plus 'unsafe-eval', because the host's loading rule is
+// to evaluate the parser with the function constructor inside the worker (a dedicated
+// worker loaded from a URL runs under the CSP of its own response, not the page's).
+import http from "node:http";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { join, extname, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { listSamples, listParsers, repoRoot } from "./build-samples.mjs";
+
+export const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+  "img-src 'self' data:; object-src 'none'; base-uri 'none'";
+// A second, additive policy on documents: DOM sinks (innerHTML & co.) refuse plain strings.
+export const PAGE_TT_CSP = "require-trusted-types-for 'script'; trusted-types agentlines-viewer";
+export const WORKER_CSP = "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'; base-uri 'none'";
+export const WORKER_PATH = "/www/host-worker.js";
+
+const MOUNTS = ["/www/", "/dist/", "/tests/fixtures/"];
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8", ".jsonl": "text/plain; charset=utf-8",
+  ".ndjson": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8",
+  ".log": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8",
+  ".png": "image/png", ".svg": "image/svg+xml", ".wasm": "application/wasm",
+};
+
+function headersFor(path, type) {
+  const h = {
+    "content-type": type,
+    "content-security-policy": path === WORKER_PATH ? WORKER_CSP : PAGE_CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+    "cache-control": "no-store",
+  };
+  if (type.startsWith("text/html")) h["content-security-policy"] = [PAGE_CSP, PAGE_TT_CSP];
+  return h;
+}
+
+function send(res, status, text, path = "") {
+  const h = headersFor(path, "text/plain; charset=utf-8");
+  res.writeHead(status, h).end(text);
+}
+
+/** Maps a URL path to a file under one of the mounts, or null. */
+async function resolveFile(root, urlPath) {
+  if (!MOUNTS.some((m) => urlPath.startsWith(m))) return null;
+  if (urlPath.split("/").some((seg) => seg === ".." || seg === ".")) return null;
+  let file = join(root, ...urlPath.split("/").filter(Boolean));
+  if (urlPath.endsWith("/")) file = join(file, "index.html");
+  let real;
+  try {
+    real = await realpath(file);
+  } catch {
+    return null;
+  }
+  const realRoot = await realpath(root);
+  const inside = MOUNTS.some((m) => real.startsWith(join(realRoot, ...m.split("/").filter(Boolean)) + sep));
+  if (!inside) return null;
+  const st = await stat(real);
+  return st.isFile() ? real : null;
+}
+
+/** Starts the server; resolves to { url, port, close() }. port 0 picks a free port. */
+export async function startViewerServer({ port = 8377, host = "127.0.0.1", root = repoRoot } = {}) {
+  const server = http.createServer(async (req, res) => {
+    let urlPath;
+    try {
+      urlPath = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    } catch {
+      send(res, 400, "bad request");
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      send(res, 405, "read-only");
+      return;
+    }
+    if (urlPath === "/" || urlPath === "/www") {
+      res.writeHead(302, { location: "/www/", "content-security-policy": PAGE_CSP }).end();
+      return;
+    }
+    try {
+      if (urlPath === "/www/samples.json" || urlPath === "/www/parsers.json") {
+        const body = JSON.stringify(urlPath.endsWith("samples.json") ? listSamples(root) : listParsers(root));
+        res.writeHead(200, headersFor(urlPath, TYPES[".json"]));
+        res.end(req.method === "HEAD" ? undefined : body);
+        return;
+      }
+      const file = await resolveFile(root, urlPath);
+      if (!file) {
+        send(res, 404, "not found", urlPath);
+        return;
+      }
+      const body = await readFile(file);
+      res.writeHead(200, headersFor(urlPath, TYPES[extname(file)] ?? "application/octet-stream"));
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch (e) {
+      send(res, 500, "server error");
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  const actual = server.address().port;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${actual}`,
+    port: actual,
+    close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const opt = (name, dflt) => {
+    const i = args.indexOf(name);
+    return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : dflt;
+  };
+  const port = Number(opt("--port", process.env.PORT ?? 8377));
+  const host = opt("--host", "127.0.0.1");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error("usage: node www/serve.mjs [--port N] [--host H]");
+    process.exit(2);
+  }
+  startViewerServer({ port, host }).then(
+    (s) => console.log(`agentlines run viewer: ${s.url}/www/  (serving www/, dist/, tests/fixtures/; Ctrl-C stops)`),
+    (e) => {
+      console.error(`serve: ${e.message}`);
+      process.exit(1);
+    },
+  );
+}
