@@ -148,6 +148,23 @@ export async function loadHostParsers() {
 // ---------------------------------------------------------------------------------------
 // Our built files
 
+/**
+ * The cargo features of the host's files (`make dist` builds host.wasm with them), read
+ * from the Makefile so size and variant builds match; `extra` is added for one runtime.
+ */
+export function hostFeatures(runtime = null) {
+  let feats = "runtimes";
+  try {
+    const mk = readFileSync(join(root, "Makefile"), "utf8").split("\n");
+    const at = mk.findIndex((l) => /host\.wasm\s*$/.test(l) && /-o /.test(l));
+    const build = at > 0 ? mk[at - 1] : "";
+    const m = /--features\s+(\S+)/.exec(build);
+    if (m) feats = m[1];
+  } catch { /* keep the default */ }
+  if (!runtime) return feats;
+  return [runtime, ...feats.split(",").filter((f) => f !== "runtimes")].join(",");
+}
+
 export function distPath(rel) {
   return join(root, "dist", rel);
 }

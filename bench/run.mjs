@@ -53,7 +53,7 @@ async function child(mode, args) {
   } else if (mode === "cold-parts") {
     // The first call's parts, from a copy of the glue with a probe appended.
     const src = readFileSync(distPath("ui-parser.stateless.js"), "utf8") +
-      "\nmodule.exports.__probe = { b64: AGENTLINES_WASM_B64, dec: alDecodeBase64 };\n";
+      "\nmodule.exports.__probe = { b64: AGENTLINES_WASM, dec: alWasmBytes };\n";
     const { b64, dec } = loadHostStyle(src).__probe;
     const t0 = now();
     const bytes = dec(b64);
@@ -319,8 +319,8 @@ const coldRows = [
 const fpNames = { stateless: "ours: parseStdoutLine", stateful: "ours: createStdoutParser().parseLine", host: "host's Claude parser" };
 const firstPassTable = bigG ? mdTable([`fresh process, ${bigG.name} (median of ${coldRuns})`, "1st pass ms", "2nd pass ms", "3rd pass ms"],
   Object.entries(firstPass).map(([k, v]) => [fpNames[k], ...v.map(fmt.ms)])) : "";
-const coldTable = mdTable(["cold start (median of " + coldRuns + ")", "evaluate / import ms", "first call ms (wasm decode+compile+instantiate+parse)", "total ms", "second call ms"], coldRows) +
-  `\n\nFirst call, in parts (fresh process, median of ${coldRuns}): base64 decode in the glue ${fmt.ms(parts.decodeMs)} ms, ` +
+const coldTable = mdTable(["cold start (median of " + coldRuns + ")", "evaluate / import ms", "first call ms (wasm string→bytes + compile + instantiate + parse)", "total ms", "second call ms"], coldRows) +
+  `\n\nFirst call, in parts (fresh process, median of ${coldRuns}): wasm string → bytes in the glue ${fmt.ms(parts.decodeMs)} ms, ` +
   `\`new WebAssembly.Module\` ${fmt.ms(parts.compileMs)} ms (V8 compiles lazily: functions are compiled when first called), ` +
   `\`new WebAssembly.Instance\` ${fmt.ms(parts.instantiateMs)} ms, first \`al_parse_line\` (lazy compilation of what it touches + one parse) ` +
   `${fmt.ms(parts.firstParseMs)} ms, second ${fmt.ms(parts.secondParseMs)} ms.`;
@@ -342,7 +342,7 @@ for (const rel of [...hostFiles, "index.cjs"]) {
 const wasmDir = join(root, "target", "pkg-wasm");
 for (const f of existsSync(wasmDir) ? readdirSync(wasmDir).filter((x) => x.endsWith(".wasm")).sort() : []) {
   const b = readFileSync(join(wasmDir, f));
-  sizeRows.push([`target/pkg-wasm/${f} (inlined as base64)`, String(b.length), String(gzipSync(b, { level: 9 }).length), ""]);
+  sizeRows.push([`target/pkg-wasm/${f} (inlined, one char per byte)`, String(b.length), String(gzipSync(b, { level: 9 }).length), ""]);
 }
 const sizeTable = mdTable(["file", "raw bytes", "gzip -9 bytes", "budget (full) / target (per runtime)"], sizeRows);
 

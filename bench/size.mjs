@@ -12,7 +12,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { root, mdTable } from "./lib.mjs";
+import { root, mdTable, hostFeatures } from "./lib.mjs";
 
 const FLAGS = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
   "--enable-mutable-globals", "--strip-producers", "--strip-dwarf", "-g"];
@@ -44,7 +44,7 @@ export function ownerOf(name) {
 function listing(features, notes) {
   const targetDir = join(root, "target", "bench-names");
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
-  const named = join(targetDir, `${features}.named.opt.wasm`);
+  const named = join(targetDir, `${features.replace(/,/g, "+")}.named.opt.wasm`);
   console.error(`[bench] wasm with names, --features ${features} (target/bench-names)`);
   const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
     "--no-default-features", "--features", features, "--target-dir", targetDir],
@@ -77,11 +77,11 @@ function listing(features, notes) {
 }
 
 /**
- * Size listings of the host build (`runtimes`: what dist/ui-parser.js carries) and of one
- * per-runtime build (`claude`: dist/claude/ui-parser.js), side by side by crate/module,
+ * Size listings of the host build (the features of dist/ui-parser.js, from the Makefile) and
+ * of one per-runtime build (dist/claude/ui-parser.js), side by side by crate/module,
  * then the largest items of the host build.
  */
-export function sizeReport({ top = 20, builds = ["runtimes", "claude"] } = {}) {
+export function sizeReport({ top = 20, builds = [hostFeatures(), hostFeatures("claude")] } = {}) {
   const notes = [];
   const has = (cmd) => spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
   if (!has("twiggy")) {
@@ -91,7 +91,8 @@ export function sizeReport({ top = 20, builds = ["runtimes", "claude"] } = {}) {
   const lists = builds.map((f) => listing(f, notes)).filter(Boolean);
   if (!lists.length) return { markdown: "", notes };
   const shippedOf = (f) => {
-    const file = join(root, "target", "pkg-wasm", `${f === "runtimes" ? "host" : f}.wasm`);
+    const name = f === hostFeatures() ? "host" : f.split(",")[0];
+    const file = join(root, "target", "pkg-wasm", `${name}.wasm`);
     return existsSync(file) ? statSync(file).size : null;
   };
   const owners = [...lists[0].byOwner.entries()].sort((a, b) => b[1].bytes - a[1].bytes).map(([o]) => o);
@@ -108,7 +109,7 @@ export function sizeReport({ top = 20, builds = ["runtimes", "claude"] } = {}) {
   const topRows = main.items.slice().sort((a, b) => b.shallow_size - a.shallow_size).slice(0, top)
     .map((i) => [`\`${clean(i.name).slice(0, 110).replace(/\|/g, "\\|")}\``, String(i.shallow_size), pct(i.shallow_size, main.total), ownerOf(i.name)]);
   const markdown = [
-    "#### Wasm size by crate / module (raw wasm bytes, before base64 ×4/3 and gzip)",
+    "#### Wasm size by crate / module (raw wasm bytes, before it is written into the .js and gzipped)",
     "",
     mdTable(["crate or module", ...lists.flatMap((l) => [`--features ${l.features}`, "share"])], ownerRows),
     "",

@@ -7,7 +7,7 @@
 // settings changed through cargo's CARGO_PROFILE_WASM_* environment variables or --config
 // (Cargo.toml is not touched; each into its own target/bench-variants/<name> dir), then
 // wasm-opt with the flags given, then
-// dropped into a copy of dist/ui-parser.stateless.js in place of the shipped wasm. Reported:
+// written into a copy of dist/ui-parser.stateless.js in place of the shipped wasm. Reported:
 // wasm and ui-parser gzip bytes, warm per-line time (stateless calls, all variants timed in
 // rounds against each other) and the first pass over the log in a fresh process.
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
@@ -16,8 +16,9 @@ import { spawnSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import {
   root, benchDir, benchGroups, bigClaude, distPath, loadHostStyle, timeRounds, median, mdTable, fmt,
-  linesOf, fixtureTs, now,
+  linesOf, fixtureTs, now, hostFeatures, machine,
 } from "./lib.mjs";
+import { reencode } from "./encoding.mjs";
 
 const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals"];
 const STRIP = ["--strip-debug", "--strip-producers"];
@@ -30,6 +31,8 @@ const VARIANTS = [
   },
   { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3" }, dir: "o3", opt: ["-O3"] },
   { name: "opt-level s, wasm-opt -O3", env: {}, dir: "s", opt: ["-O3"] },
+  { name: "opt-level s, wasm-opt -O1", env: {}, dir: "s", opt: ["-O1"] },
+  { name: "opt-level s, wasm-opt -O0 (strip only)", env: {}, dir: "s", opt: ["-O0"] },
   { name: "opt-level s, no wasm-opt", env: {}, dir: "s", opt: null },
 ];
 
@@ -49,6 +52,7 @@ if (argv[0] === "--child") {
   process.exit(0);
 }
 
+const mc = machine(); // date and load at the start
 const i = argv.indexOf("--passes");
 const passes = i >= 0 ? Number(argv[i + 1]) : 11;
 const li = argv.indexOf("--log");
@@ -56,8 +60,6 @@ const g = li >= 0
   ? (() => { const lines = linesOf(readFileSync(argv[li + 1], "utf8")); return { name: argv[li + 1], files: [argv[li + 1]], lines, ts: lines.map((_, k) => fixtureTs(k)) }; })()
   : bigClaude(benchGroups({ onlyBig: true }).groups);
 const template = readFileSync(distPath("ui-parser.stateless.js"), "utf8");
-const B64 = /var AGENTLINES_WASM_B64 = "[^"]*";/;
-if (!B64.test(template)) throw new Error("dist/ui-parser.stateless.js: the wasm string was not found");
 const outDir = join(root, "target", "bench-variants");
 mkdirSync(outDir, { recursive: true });
 
@@ -67,7 +69,7 @@ for (const v of VARIANTS) {
   console.error(`[variants] ${v.name}: cargo build`);
   // The features of the host's files (dist/ui-parser*.js: every runtime, no readers).
   const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
-    "--no-default-features", "--features", "runtimes", "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
+    "--no-default-features", "--features", hostFeatures(), "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
   if (b.status !== 0) { console.error(`[variants] ${v.name}: build failed`); continue; }
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
   let wasmFile = raw;
@@ -77,7 +79,8 @@ for (const v of VARIANTS) {
     if (o.status !== 0) { console.error(`[variants] ${v.name}: wasm-opt failed`); continue; }
   }
   const wasm = readFileSync(wasmFile);
-  const src = template.replace(B64, () => `var AGENTLINES_WASM_B64 = "${wasm.toString("base64")}";`);
+  // The shipped file with this variant's wasm in the shipped encoding.
+  const src = reencode(template, "one char per byte (shipped)", wasm);
   const srcFile = join(outDir, `${v.dir}${(v.opt ?? ["none"]).join("")}.ui-parser.stateless.js`);
   writeFileSync(srcFile, src);
   built.push({ ...v, wasm: wasm.length, wasmGz: gzipSync(wasm, { level: 9 }).length,
@@ -95,7 +98,7 @@ const logFile = g.files.length === 1 ? g.files[0] : (() => { const f = join(outD
 const rows = [];
 for (const v of built) {
   const firsts = [];
-  for (let k = 0; k < 5; k++) {
+  for (let k = 0; k < 7; k++) {
     const r = spawnSync(process.execPath, [join(benchDir, "variants.mjs"), "--child", v.srcFile, logFile], { encoding: "utf8" });
     if (r.status === 0) firsts.push(JSON.parse(r.stdout.trim())[0]);
   }
@@ -105,9 +108,11 @@ for (const v of built) {
     firsts.length ? fmt.ms(median(firsts)) : "—"]);
 }
 const md = [
+  `Measured ${mc.date} on ${mc.nproc} cores, Node ${mc.node}, load average at start ${mc.load}. Builds: the host files' features (${hostFeatures()}).`,
+  "",
   `#### Build variants, ${g.name} (${lines.length} lines; per-line = stateless parseStdoutLine, warm, ${passes} rounds)`,
   "",
-  mdTable(["variant", "wasm bytes", "wasm gzip", "ui-parser.stateless.js gzip", "Δ gzip vs shipped", "µs/line median", "µs/line min", "1st pass, fresh process, ms (median of 5)"], rows),
+  mdTable(["variant", "wasm bytes", "wasm gzip", "ui-parser.stateless.js gzip", "Δ gzip vs shipped", "µs/line median", "µs/line min", "1st pass, fresh process, ms (median of 7)"], rows),
 ].join("\n");
 console.log(md);
 if (existsSync(join(root, "docs", "bench.md")) && !argv.includes("--no-write")) {

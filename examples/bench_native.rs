@@ -97,7 +97,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--passes" => passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(passes).max(1),
+            "--passes" => {
+                passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(passes).max(1)
+            }
             "--warmup" => warmup = args.next().and_then(|n| n.parse().ok()).unwrap_or(warmup),
             "--only" => only = args.next(),
             _ => files.push(a),
@@ -147,7 +149,9 @@ fn main() {
             ),
             (
                 "serde_skip",
-                Box::new(|| lines.iter().filter(|l| serde_json::from_str::<IgnoredAny>(l).is_ok()).count()),
+                Box::new(|| {
+                    lines.iter().filter(|l| serde_json::from_str::<IgnoredAny>(l).is_ok()).count()
+                }),
             ),
             (
                 "serde_type_only",
@@ -165,8 +169,11 @@ fn main() {
         }
         let times = time_rounds(passes, warmup, &mut fs);
         let field = |pick: fn(&(u128, u128)) -> u128| {
-            let parts: Vec<String> =
-                fs.iter().zip(&times).map(|((name, _), t)| format!("\"{name}\":{}", pick(t))).collect();
+            let parts: Vec<String> = fs
+                .iter()
+                .zip(&times)
+                .map(|((name, _), t)| format!("\"{name}\":{}", pick(t)))
+                .collect();
             parts.join(",")
         };
         rows.push(format!(
