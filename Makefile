@@ -63,9 +63,9 @@ test-js:
 
 test-wasm:
 	scripts/gen-wasm-goldens.sh > tests/wasm_goldens.in
-	$(WASM_TEST_ENV) cargo test --target $(WASM_TARGET) --features bindgen --test wasm
+	$(WASM_TEST_ENV) cargo test --target $(WASM_TARGET) --no-default-features --features bindgen,runtimes,turn-signals --test wasm
 	WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=$$(command -v chromedriver) $(WASM_TEST_ENV) \
-	  cargo test --target $(WASM_TARGET) --features bindgen --test wasm
+	  cargo test --target $(WASM_TARGET) --no-default-features --features bindgen,runtimes,turn-signals --test wasm
 
 test-browser:
 	node --test tests/browser/
