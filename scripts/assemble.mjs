@@ -40,13 +40,17 @@ mkdirSync(out, { recursive: true });
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)[1];
 
-// One character per wasm byte (see pkg-template/glue.js for why and how it is decoded).
+// One character per wasm byte (see pkg-template/glue.js for why and how it is decoded):
+// byte b is shifted by 0x30 first, so the commonest wasm bytes (0x00-0x1f) become one-byte
+// ASCII in the UTF-8 file; the few shifted values a "..." literal cannot hold raw are
+// written as 0x100 + value.
+const SHIFT = 0x30;
 const RAW_UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
 function wasmAsString(bytes) {
   const parts = new Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    parts[i] = String.fromCharCode(RAW_UNSAFE.has(b) ? 0x100 + b : b);
+    const c = (bytes[i] + SHIFT) & 255;
+    parts[i] = String.fromCharCode(RAW_UNSAFE.has(c) ? 0x100 + c : c);
   }
   return parts.join("");
 }
