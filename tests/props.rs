@@ -254,7 +254,7 @@ proptest! {
 /// targets go further).
 #[test]
 fn every_prefix_of_every_corpus_line() {
-    const BUDGET: usize = 48 << 20;
+    const BUDGET: usize = 32 << 20;
     let c = corpus_data();
     let total: usize = c.lines.iter().map(|l| l.text.len()).sum::<usize>().max(1);
     let per_line = (2 * BUDGET / total).clamp(4, 256);
