@@ -12,8 +12,9 @@
 //! gives no entry (there is nothing to show).
 
 use crate::entry::Entry;
+use crate::formats::common::{Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
-use std::collections::{HashMap, VecDeque};
+use serde_json::Value;
 
 /// Lines longer than this are not parsed: they become a truncated `stdout` entry with a
 /// notice, so one runaway line cannot hold megabytes of wasm memory forever.
@@ -75,7 +76,7 @@ fn parse_line_into(
             Some((f, c))
         }
         None => {
-            out.push(common::unknown_event(ts, "", &value));
+            out.emit(common::unknown_event(ts, "", &value));
             None
         }
     }
@@ -88,7 +89,7 @@ fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
     while !head.is_char_boundary(cut) {
         cut -= 1;
     }
-    out.push(Entry::system(
+    out.emit(Entry::system(
         ts,
         format!(
             "line of {} bytes is over the {} MB limit; showing its first {} KB",
@@ -97,7 +98,7 @@ fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
             OVERLONG_KEEP_BYTES / 1024
         ),
     ));
-    out.push(Entry::stdout(ts, &head[..cut]));
+    out.emit(Entry::stdout(ts, &head[..cut]));
 }
 
 /// An over-long line still arriving through `parse_chunk`: its head and length only.
@@ -171,7 +172,7 @@ pub fn merge_deltas(entries: Vec<Entry>) -> Vec<Entry> {
                 }
             }
         }
-        out.push(e);
+        out.emit(e);
     }
     out
 }
@@ -198,13 +199,17 @@ fn delta_text_mut(e: &mut Entry) -> Option<&mut String> {
 /// `i`'s timestamp; `merge` applies [`merge_deltas`]. One call for viewers that load whole
 /// logs (one boundary crossing in wasm).
 pub fn parse_log_with(text: &str, ts_of: impl Fn(usize) -> String, merge: bool) -> Vec<Entry> {
+    parse_log_dyn(text, &ts_of, merge)
+}
+
+/// [`parse_log_with`] behind a `dyn Fn`: one copy in the wasm, not one per caller's closure.
+fn parse_log_dyn(text: &str, ts_of: &dyn Fn(usize) -> String, merge: bool) -> Vec<Entry> {
     let mut parser = StdoutParser::new();
     let mut out = Vec::new();
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    if lines.last() == Some(&"") {
-        lines.pop();
-    }
-    for (i, line) in lines.into_iter().enumerate() {
+    // The lines of `text`; a final newline ends the last line rather than starting one.
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let lines = (!text.is_empty()).then(|| body.split('\n'));
+    for (i, line) in lines.into_iter().flatten().enumerate() {
         let ts = ts_of(i);
         parser.parse_line_into(line, &ts, &mut out);
     }
@@ -215,52 +220,38 @@ pub fn parse_log_with(text: &str, ts_of: impl Fn(usize) -> String, merge: bool) 
     }
 }
 
-/// What a tool call left behind for its result: the name and when it was called.
-#[derive(Debug)]
-struct PendingCall {
-    name: String,
-    called_ms: Option<i64>,
-}
-
 /// Remembers tool calls by id, bounded: the oldest is evicted past `MAX_PENDING_CALLS`.
+/// What a call leaves for its result is `[name, called at (ms) or null]`.
 #[derive(Debug, Default)]
 struct ToolPairing {
-    calls: HashMap<String, PendingCall>,
-    order: VecDeque<String>,
+    calls: common::SeenIds,
 }
 
 impl ToolPairing {
     fn observe(&mut self, entries: &mut [Entry]) {
         // A call and its result from the same line (a runtime that reports both at once, or
         // a call the stateful parser re-created for a lone result) have no measurable gap.
-        let mut same_line: Vec<&str> = Vec::new();
+        let mut same_line: Vec<String> = Vec::new();
         for e in entries.iter() {
             if let Entry::ToolCall { tool_use_id: Some(id), .. } = e {
-                same_line.push(id);
+                same_line.push(id.clone());
             }
         }
-        let same_line: Vec<String> = same_line.into_iter().map(str::to_owned).collect();
         for e in entries.iter_mut() {
             match e {
                 Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
-                    if !self.calls.contains_key(id.as_str()) {
-                        self.order.push_back(id.clone());
-                        if self.order.len() > MAX_PENDING_CALLS {
-                            if let Some(old) = self.order.pop_front() {
-                                self.calls.remove(&old);
-                            }
-                        }
-                    }
-                    let call = PendingCall { name: name.clone(), called_ms: parse_ts_ms(ts) };
-                    self.calls.insert(id.clone(), call);
+                    let at = parse_ts_ms(ts).map_or(Value::Null, Value::from);
+                    let call = Value::Array(vec![Value::String(name.clone()), at]);
+                    self.calls.set(id, call, MAX_PENDING_CALLS);
                 }
                 Entry::ToolResult { ts, tool_use_id, tool_name, duration_ms, delta, .. } => {
-                    let Some(call) = self.calls.get(tool_use_id.as_str()) else { continue };
+                    let Some(call) = self.calls.get(tool_use_id) else { continue };
                     if tool_name.is_none() {
-                        *tool_name = Some(call.name.clone());
+                        *tool_name = call.get(0).and_then(Value::as_str).map(str::owned);
                     }
                     if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
-                        if let (Some(start), Some(end)) = (call.called_ms, parse_ts_ms(ts)) {
+                        let called_ms = call.get(1).and_then(Value::as_i64);
+                        if let (Some(start), Some(end)) = (called_ms, parse_ts_ms(ts)) {
                             if end >= start {
                                 *duration_ms = Some((end - start) as u64);
                             }
@@ -268,9 +259,7 @@ impl ToolPairing {
                     }
                     // A streamed partial result keeps the call for the final one.
                     if *delta != Some(true) {
-                        let id = tool_use_id.clone();
-                        self.calls.remove(&id);
-                        self.order.retain(|o| o != &id);
+                        self.calls.remove(tool_use_id);
                     }
                 }
                 _ => {}
@@ -531,6 +520,24 @@ mod tests {
         let out = parse_line(&line, "t");
         assert_eq!(out.len(), 2);
         assert!(matches!(&out[1], Entry::Stdout { text, .. } if text.len() == OVERLONG_KEEP_BYTES));
+    }
+
+    #[test]
+    fn parse_log_line_indices() {
+        // Line i gets ts_of(i); a final newline does not make an extra line.
+        for (text, lines) in [("", 0), ("\n", 1), ("a", 1), ("a\n", 1), ("a\n\n", 2), ("\n\nb", 3)]
+        {
+            let seen = std::cell::Cell::new(0);
+            parse_log_with(
+                text,
+                |i| {
+                    seen.set(seen.get().max(i + 1));
+                    "t".to_owned()
+                },
+                false,
+            );
+            assert_eq!(seen.get(), lines, "{text:?}");
+        }
     }
 
     #[test]

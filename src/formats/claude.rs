@@ -27,7 +27,9 @@ mod text;
 
 pub use stream::State;
 
-use super::common::{self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence};
+use super::common::{
+    self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence, Emit, Owned,
+};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -112,12 +114,12 @@ pub(crate) fn parse_as(
             let parent = str_of(v, "parent_tool_use_id");
             message_line(runtime, v, ty, parent, ts, state, out);
         }
-        "result" => out.push(result_entry(v, ts)),
+        "result" => out.emit(result_entry(v, ts)),
         "stream_event" => stream::stream_event(v, ts, state, out),
         "progress" => notice::progress(runtime, v, ts, out),
         _ => {
             if !notice::notice(v, ts, out) {
-                out.push(common::unknown_event(ts, runtime, v));
+                out.emit(common::unknown_event(ts, runtime, v));
             }
         }
     }
@@ -136,14 +138,14 @@ fn message_line(
 ) {
     let start = out.len();
     let Some(msg) = rec.get("message").filter(|m| m.is_object()) else {
-        out.push(common::unknown_event(ts, runtime, rec));
+        out.emit(common::unknown_event(ts, runtime, rec));
         return;
     };
     let assistant = role == "assistant";
     if assistant {
         // SDKAssistantMessage.error: the API call behind this message failed.
         if let Some(err) = str_of(rec, "error") {
-            out.push(Entry::system(ts, format!("API error: {err}")));
+            out.emit(Entry::system(ts, format!("API error: {err}")));
         }
     }
     let flags = UserFlags::of(rec);
@@ -168,7 +170,7 @@ fn message_line(
             }
         }
         None | Some(Value::Null) => {}
-        Some(other) => out.push(Entry::system(
+        Some(other) => out.emit(Entry::system(
             ts,
             format!("{role}: {}", clip(&content_text(other), 300)),
         )),
@@ -176,7 +178,7 @@ fn message_line(
     if out.len() == start && hidden_thinking {
         // Claude Code often sends thinking as an empty string with only a signature:
         // say that the model thought, so the line is not silently lost.
-        out.push(Entry::thinking(ts, "[thinking not shown]").with_parent(parent));
+        out.emit(Entry::thinking(ts, "[thinking not shown]").with_parent(parent));
     }
 }
 
@@ -219,11 +221,11 @@ fn assistant_block(
                 return true;
             }
             if !state.is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::Thinking, t)) {
-                out.push(Entry::thinking(ts, t).with_parent(parent));
+                out.emit(Entry::thinking(ts, t).with_parent(parent));
             }
         }
         "redacted_thinking" => {
-            out.push(Entry::thinking(ts, "[redacted thinking]").with_parent(parent))
+            out.emit(Entry::thinking(ts, "[redacted thinking]").with_parent(parent))
         }
         "tool_use" | "server_tool_use" | "mcp_tool_use" => {
             let id = str_of(b, "id").unwrap_or("");
@@ -231,13 +233,13 @@ fn assistant_block(
                 || !state
                     .is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::ToolUse, id))
             {
-                out.push(tool_call(b, ts).with_parent(parent));
+                out.emit(tool_call(b, ts).with_parent(parent));
             }
         }
-        "tool_result" => out.push(tool_result(b, ts).with_parent(parent)),
-        t if t.ends_with("_tool_result") => out.push(server_tool_result(b, ts).with_parent(parent)),
-        "image" | "document" => out.push(Entry::assistant(ts, content_text(b)).with_parent(parent)),
-        other => out.push(Entry::system(ts, format!("[{} block]", block_name(other)))),
+        "tool_result" => out.emit(tool_result(b, ts).with_parent(parent)),
+        t if t.ends_with("_tool_result") => out.emit(server_tool_result(b, ts).with_parent(parent)),
+        "image" | "document" => out.emit(Entry::assistant(ts, content_text(b)).with_parent(parent)),
+        other => out.emit(Entry::system(ts, format!("[{} block]", block_name(other)))),
     }
     false
 }
@@ -255,7 +257,7 @@ fn push_assistant_text(
         return;
     }
     if !state.is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::Text, t)) {
-        out.push(Entry::assistant(ts, t).with_parent(parent));
+        out.emit(Entry::assistant(ts, t).with_parent(parent));
     }
 }
 
@@ -266,10 +268,10 @@ fn user_block(b: &Value, flags: UserFlags, parent: Option<&str>, ts: &str, out: 
                 user_text(t, flags, parent, ts, out);
             }
         }
-        "tool_result" => out.push(tool_result(b, ts).with_parent(parent)),
-        t if t.ends_with("_tool_result") => out.push(server_tool_result(b, ts).with_parent(parent)),
-        "image" | "document" => out.push(Entry::user(ts, content_text(b)).with_parent(parent)),
-        other => out.push(Entry::system(ts, format!("[{} block]", block_name(other)))),
+        "tool_result" => out.emit(tool_result(b, ts).with_parent(parent)),
+        t if t.ends_with("_tool_result") => out.emit(server_tool_result(b, ts).with_parent(parent)),
+        "image" | "document" => out.emit(Entry::user(ts, content_text(b)).with_parent(parent)),
+        other => out.emit(Entry::system(ts, format!("[{} block]", block_name(other)))),
     }
 }
 
@@ -289,7 +291,7 @@ fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mu
         return;
     }
     if flags.compact_summary {
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!(
                 "conversation summary after compaction: {}",
@@ -299,38 +301,38 @@ fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mu
         return;
     }
     if flags.synthetic {
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!("harness message: {}", clip(trimmed, 400)),
         ));
         return;
     }
     if let Some(e) = text::tagged_text(trimmed, ts) {
-        out.push(e.with_parent(parent));
+        out.emit(e.with_parent(parent));
         return;
     }
     if flags.meta {
-        out.push(Entry::system(ts, format!("(meta) {}", clip(trimmed, 200))));
+        out.emit(Entry::system(ts, format!("(meta) {}", clip(trimmed, 200))));
         return;
     }
     if trimmed.starts_with("[Request interrupted by user") {
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             trimmed
                 .trim_start_matches('[')
                 .trim_end_matches(']')
-                .to_owned(),
+                .owned(),
         ));
         return;
     }
-    out.push(Entry::user(ts, t).with_parent(parent));
+    out.emit(Entry::user(ts, t).with_parent(parent));
 }
 
 fn tool_call(b: &Value, ts: &str) -> Entry {
     let name = str_of(b, "name").unwrap_or("unknown");
     let name = match (type_of(b), str_of(b, "server_name")) {
         ("mcp_tool_use", Some(server)) => format!("mcp__{server}__{name}"),
-        _ => name.to_owned(),
+        _ => name.owned(),
     };
     let input = match b.get("input") {
         Some(i) if !i.is_null() => i.clone(),
@@ -338,7 +340,7 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
     };
     let id = str_of(b, "id")
         .or_else(|| str_of(b, "tool_use_id"))
-        .map(str::to_owned);
+        .map(str::owned);
     Entry::tool_call(ts, name, input, id)
 }
 
@@ -359,7 +361,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
             for item in items {
                 match (str_of(item, "title"), str_of(item, "url")) {
                     (Some(title), Some(url)) => lines.push(format!("{title} — {url}")),
-                    (None, Some(url)) => lines.push(url.to_owned()),
+                    (None, Some(url)) => lines.push(url.owned()),
                     _ => {
                         let t = content_text(item);
                         if !t.is_empty() {
@@ -378,17 +380,17 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                 let mut parts = Vec::new();
                 for k in ["stdout", "stderr"] {
                     if let Some(s) = str_of(obj, k).filter(|s| !s.is_empty()) {
-                        parts.push(s.to_owned());
+                        parts.push(s.owned());
                     }
                 }
                 let code = num_of(obj, "return_code");
                 if code != 0.0 {
                     is_error = true;
-                    parts.push(format!("(exit code {code})"));
+                    parts.push(format!("(exit code {})", common::num_text(code)));
                 }
                 parts.join("\n")
             } else if let Some(url) = str_of(obj, "url") {
-                url.to_owned()
+                url.owned()
             } else {
                 content_text(obj)
             }
@@ -416,13 +418,13 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
         }
     }
     Entry::Result {
-        ts: ts.to_owned(),
-        text: str_of(v, "result").unwrap_or("").to_owned(),
+        ts: ts.owned(),
+        text: str_of(v, "result").unwrap_or("").owned(),
         input_tokens: num_of(usage, "input_tokens"),
         output_tokens: num_of(usage, "output_tokens"),
         cached_tokens: num_of(usage, "cache_read_input_tokens"),
         cost_usd: num_of(v, "total_cost_usd"),
-        subtype: str_of(v, "subtype").unwrap_or("").to_owned(),
+        subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error: bool_of(v, "is_error"),
         errors,
     }
@@ -436,7 +438,7 @@ fn error_text(v: &Value) -> String {
         Value::Object(_) => ["message", "error", "code"]
             .iter()
             .find_map(|k| common::nonempty_str(v, k))
-            .map(str::to_owned)
+            .map(str::owned)
             .unwrap_or_else(|| clip(&common::compact_json(v), 300)),
         Value::Null => String::new(),
         other => common::compact_json(other),

@@ -24,10 +24,11 @@ mod rollout;
 #[cfg(test)]
 mod tests;
 
-use super::common::{self, str_of, type_of, Confidence};
+use super::common::{self, object, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::VecDeque;
+use std::fmt::Write;
 
 /// Keys remembered by the stateful parser (tool ids shown, texts shown, deltas seen).
 const MAX_REMEMBERED: usize = 1024;
@@ -130,13 +131,14 @@ impl Usage {
 
     /// `12 in (8 cached) · 5 out (3 reasoning)`, leaving out zero parts in brackets.
     fn text(&self) -> String {
-        let mut s = format!("{} in", self.input);
+        let n = common::num_text;
+        let mut s = format!("{} in", n(self.input));
         if self.cached > 0.0 {
-            s.push_str(&format!(" ({} cached)", self.cached));
+            let _ = write!(s, " ({} cached)", n(self.cached));
         }
-        s.push_str(&format!(" · {} out", self.output));
+        let _ = write!(s, " · {} out", n(self.output));
         if self.reasoning > 0.0 {
-            s.push_str(&format!(" ({} reasoning)", self.reasoning));
+            let _ = write!(s, " ({} reasoning)", n(self.reasoning));
         }
         s
     }
@@ -234,7 +236,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             if let Some(st) = state {
                 st.seen.insert(key(events::dup_tag("user_message"), prompt));
             }
-            out.push(Entry::user(ts, prompt));
+            out.emit(Entry::user(ts, prompt));
             return;
         }
         if is_settings_line(v) {
@@ -264,16 +266,18 @@ fn is_settings_line(v: &Value) -> bool {
 }
 
 fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
-    out.push(Entry::init(ts, str_of(v, "model").unwrap_or("codex"), ""));
+    out.emit(Entry::init(ts, str_of(v, "model").unwrap_or("codex"), ""));
     let Some(map) = v.as_object() else { return };
-    let parts: Vec<String> = map
-        .iter()
-        .filter(|(k, _)| k.as_str() != "model" && k.as_str() != "provider")
-        .filter_map(|(k, val)| scalar_text(val).map(|s| format!("{k}: {s}")))
-        .collect();
+    let parts = common::join(
+        map.iter()
+            .filter(|(k, _)| k.as_str() != "model" && k.as_str() != "provider")
+            .filter_map(|(k, val)| scalar_text(val).map(|s| format!("{k}: {s}"))),
+        ", ",
+    );
+    // Each part is `key: value`, so an empty join means no parts.
     if !parts.is_empty() {
         let provider = str_of(v, "provider").map(|p| format!(" ({p})")).unwrap_or_default();
-        out.push(Entry::system(ts, format!("codex settings{provider}: {}", parts.join(", "))));
+        out.emit(Entry::system(ts, format!("codex settings{provider}: {parts}")));
     }
 }
 
@@ -291,14 +295,13 @@ fn scalar_text(v: &Value) -> Option<String> {
 fn command_text(v: Option<&Value>) -> String {
     match v {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(args)) => args
-            .iter()
-            .map(|a| match a {
+        Some(Value::Array(args)) => common::join(
+            args.iter().map(|a| match a {
                 Value::String(s) => shell_quote(s),
                 other => common::compact_json(other),
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
+            }),
+            " ",
+        ),
         Some(Value::Null) | None => String::new(),
         Some(other) => common::compact_json(other),
     }
@@ -308,33 +311,22 @@ fn shell_quote(s: &str) -> String {
     let plain =
         !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
     if plain {
-        s.to_owned()
+        s.owned()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
 
-/// A JSON object from key/value pairs, skipping `None` values.
-fn object(pairs: &[(&str, Option<Value>)]) -> Value {
-    let mut m = Map::new();
-    for (k, v) in pairs {
-        if let Some(v) = v {
-            m.insert((*k).to_owned(), v.clone());
-        }
-    }
-    Value::Object(m)
-}
-
 /// A result entry (the turn or task ended).
 fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<String>) -> Entry {
     Entry::Result {
-        ts: ts.to_owned(),
-        text: text.to_owned(),
+        ts: ts.owned(),
+        text: text.owned(),
         input_tokens: usage.input,
         output_tokens: usage.output,
         cached_tokens: usage.cached,
         cost_usd: 0.0,
-        subtype: if is_error { "error" } else { "success" }.to_owned(),
+        subtype: if is_error { "error" } else { "success" }.owned(),
         is_error,
         errors,
     }
@@ -349,7 +341,7 @@ fn tool_result(
     is_error: bool,
     duration_ms: Option<u64>,
 ) -> Entry {
-    let mut e = Entry::tool_result(ts, id, name.map(str::to_owned), content, is_error);
+    let mut e = Entry::tool_result(ts, id, name.map(str::owned), content, is_error);
     if let Entry::ToolResult { duration_ms: d, .. } = &mut e {
         *d = duration_ms;
     }
@@ -382,7 +374,7 @@ fn unknown(ts: &str, label: &str, v: &Value) -> Entry {
     let mut text = format!("codex {label}");
     let details = common::short_fields(v, 3);
     if !details.is_empty() {
-        text.push_str(&format!(" ({details})"));
+        let _ = write!(text, " ({details})");
     }
     Entry::system(ts, text)
 }

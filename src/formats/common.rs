@@ -4,6 +4,37 @@
 
 use crate::entry::Entry;
 use serde_json::Value;
+use std::collections::VecDeque;
+
+mod num;
+pub use num::{fixed, num_text};
+
+/// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
+/// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
+/// entry (about 9 KB of the wasm).
+pub trait Emit {
+    fn emit(&mut self, e: Entry);
+}
+
+impl Emit for Vec<Entry> {
+    #[inline(never)]
+    fn emit(&mut self, e: Entry) {
+        self.push(e);
+    }
+}
+
+/// `text.owned()` is `text.to_owned()` kept out of line: at opt-level `s` the std one is
+/// inlined as an allocate-and-copy at each of ~150 sites (about 10 KB of the wasm).
+pub trait Owned {
+    fn owned(&self) -> String;
+}
+
+impl Owned for str {
+    #[inline(never)]
+    fn owned(&self) -> String {
+        self.to_owned()
+    }
+}
 
 /// How sure a runtime module is that a parsed line is its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -50,6 +81,45 @@ pub fn path<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a Value> {
     Some(cur)
 }
 
+/// Ids a stateful parser remembers, each with a small JSON value, bounded: past `cap` ids
+/// the oldest is forgotten. Kept in serde_json's map (in the wasm anyway, for JSON objects)
+/// rather than a `HashMap`/`HashSet`, whose hash-table code would be a few KB more of wasm
+/// for each key/value type.
+#[derive(Debug, Default)]
+pub struct SeenIds {
+    values: serde_json::Map<String, Value>,
+    order: VecDeque<String>,
+}
+
+impl SeenIds {
+    /// The value of an id, `None` if it was never set (or was forgotten or removed).
+    pub fn get(&self, id: &str) -> Option<&Value> {
+        self.values.get(id)
+    }
+
+    /// Sets the value of `id`; a new id goes last in the eviction order.
+    pub fn set(&mut self, id: &str, value: Value, cap: usize) {
+        if let Some(v) = self.values.get_mut(id) {
+            *v = value;
+            return;
+        }
+        self.values.insert(id.owned(), value);
+        self.order.push_back(id.owned());
+        if self.order.len() > cap {
+            if let Some(old) = self.order.pop_front() {
+                self.values.remove(&old);
+            }
+        }
+    }
+
+    /// Forgets `id`.
+    pub fn remove(&mut self, id: &str) {
+        if self.values.remove(id).is_some() {
+            self.order.retain(|o| o != id);
+        }
+    }
+}
+
 /// Readable text of a content value: a string as is; an array of blocks joined by
 /// newlines (each block's `text`, or a short marker for images and other non-text
 /// blocks, so nothing silently vanishes); an object's `text`/`content`; anything else as
@@ -79,20 +149,20 @@ pub fn content_text(v: &Value) -> String {
 
 fn block_text(block: &Value) -> String {
     if let Some(t) = str_of(block, "text") {
-        return t.to_owned();
+        return t.owned();
     }
     match type_of(block) {
         "image" => {
             let media = path(block, &["source", "media_type"]).and_then(Value::as_str);
             match media {
                 Some(m) => format!("[image {m}]"),
-                None => "[image]".to_owned(),
+                None => "[image]".owned(),
             }
         }
-        "document" => "[document]".to_owned(),
+        "document" => "[document]".owned(),
         "tool_reference" => match str_of(block, "tool_name") {
             Some(n) => format!("[tool reference: {n}]"),
-            None => "[tool reference]".to_owned(),
+            None => "[tool reference]".owned(),
         },
         _ => match block.get("content") {
             Some(c) if !c.is_object() => content_text(c),
@@ -101,15 +171,46 @@ fn block_text(block: &Value) -> String {
     }
 }
 
+/// A JSON object from `(key, value)` pairs in this order, leaving out the `None` values.
+/// Used instead of `json!` with interpolated values, which goes through
+/// `to_value(..).unwrap()` and links a second copy of serde's `Value` serializer.
+pub fn object<const N: usize>(mut pairs: [(&str, Option<Value>); N]) -> Value {
+    object_of(&mut pairs)
+}
+
+fn object_of(pairs: &mut [(&str, Option<Value>)]) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in pairs {
+        if let Some(v) = v.take() {
+            m.insert((*k).owned(), v);
+        }
+    }
+    Value::Object(m)
+}
+
 /// Compact JSON text of a value (used for tool inputs shown as text, never for whole lines).
 pub fn compact_json(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
+/// `items` joined by `sep`, as `collect::<Vec<_>>().join(sep)` gives, without the Vec: a
+/// plain loop here is much smaller in the wasm than Vec's from-iterator code, which is
+/// instantiated again for every call site's iterator type.
+pub fn join<T: AsRef<str>>(items: impl IntoIterator<Item = T>, sep: &str) -> String {
+    let mut out = String::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(item.as_ref());
+    }
+    out
+}
+
 /// Shortens text for one-line system notices, on a char boundary.
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
-        None => text.to_owned(),
+        None => text.owned(),
         Some((cut, _)) => format!("{}…", &text[..cut]),
     }
 }
@@ -137,14 +238,13 @@ pub fn unknown_event(ts: &str, runtime: &str, v: &Value) -> Entry {
 pub fn event_name(v: &Value) -> String {
     match (str_of(v, "type"), str_of(v, "subtype")) {
         (Some(t), Some(s)) if !s.is_empty() => format!("{t}/{s}"),
-        (Some(t), _) if !t.is_empty() => t.to_owned(),
+        (Some(t), _) if !t.is_empty() => t.owned(),
         _ => match v.as_object() {
             Some(map) if !map.is_empty() => {
-                let keys: Vec<&str> = map.keys().take(4).map(String::as_str).collect();
-                format!("object with {}", keys.join(", "))
+                format!("object with {}", join(map.keys().take(4), ", "))
             }
-            Some(_) => "empty object".to_owned(),
-            None => "value".to_owned(),
+            Some(_) => "empty object".owned(),
+            None => "value".owned(),
         },
     }
 }

@@ -31,10 +31,9 @@
 
 mod tools;
 
-use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence};
+use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
 use tools::{tool_input, tool_name, tool_output};
 
 /// Call ids remembered by the stateful parser.
@@ -49,8 +48,7 @@ pub struct State {
     /// Assistant chunks since init/result (a final message may repeat all of them).
     streamed_all: String,
     overflow: bool,
-    called: HashSet<String>,
-    order: VecDeque<String>,
+    called: common::SeenIds,
 }
 
 impl State {
@@ -91,15 +89,10 @@ impl State {
 
     /// Records a shown call; false if it was shown before.
     fn remember(&mut self, id: &str) -> bool {
-        if !self.called.insert(id.to_owned()) {
+        if self.called.get(id).is_some() {
             return false;
         }
-        self.order.push_back(id.to_owned());
-        if self.order.len() > MAX_IDS {
-            if let Some(old) = self.order.pop_front() {
-                self.called.remove(&old);
-            }
-        }
+        self.called.set(id, Value::Null, MAX_IDS);
         true
     }
 }
@@ -172,7 +165,7 @@ pub fn parse(
                 s.reset_turn();
             }
             let model = str_of(v, "model").unwrap_or("unknown");
-            out.push(Entry::init(
+            out.emit(Entry::init(
                 ts,
                 model,
                 str_of(v, "session_id").unwrap_or(""),
@@ -182,16 +175,16 @@ pub fn parse(
             let text =
                 common::content_text(path(v, &["message", "content"]).unwrap_or(&Value::Null));
             if !text.trim().is_empty() {
-                out.push(Entry::user(ts, text));
+                out.emit(Entry::user(ts, text));
             }
         }
         ("thinking", "delta") => {
             if let Some(t) = str_of(v, "text").filter(|t| !t.is_empty()) {
-                out.push(Entry::thinking_delta(ts, t));
+                out.emit(Entry::thinking_delta(ts, t));
             }
         }
-        ("thinking", "completed") => out.push(Entry::Thinking {
-            ts: ts.to_owned(),
+        ("thinking", "completed") => out.emit(Entry::Thinking {
+            ts: ts.owned(),
             text: String::new(),
             delta: Some(true),
             lifecycle: Some("completed"),
@@ -207,15 +200,15 @@ pub fn parse(
             if let Some(s) = state {
                 s.reset_turn();
             }
-            out.push(result(v, ts));
+            out.emit(result(v, ts));
         }
         ("error", _) => {
             let msg = str_of(v, "message")
                 .or_else(|| str_of(v, "error"))
                 .unwrap_or("unknown error");
-            out.push(Entry::stderr(ts, format!("error: {msg}")));
+            out.emit(Entry::stderr(ts, format!("error: {msg}")));
         }
-        _ => out.push(common::unknown_event(ts, "cursor", v)),
+        _ => out.emit(common::unknown_event(ts, "cursor", v)),
     }
 }
 
@@ -227,18 +220,18 @@ fn assistant(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
         None if is_chunk => {} // the complete message repeats it
         None => {
             if !text.trim().is_empty() {
-                out.push(Entry::assistant(ts, text));
+                out.emit(Entry::assistant(ts, text));
             }
         }
         Some(s) if is_chunk => {
             if !text.is_empty() {
                 s.push_streamed(&text);
-                out.push(Entry::assistant_delta(ts, text));
+                out.emit(Entry::assistant_delta(ts, text));
             }
         }
         Some(s) => match s.unshown(&text, is_final) {
-            Some((tail, true)) => out.push(Entry::assistant_delta(ts, tail)),
-            Some((whole, _)) => out.push(Entry::assistant(ts, whole)),
+            Some((tail, true)) => out.emit(Entry::assistant_delta(ts, tail)),
+            Some((whole, _)) => out.emit(Entry::assistant(ts, whole)),
             None => {}
         },
     }
@@ -259,14 +252,14 @@ fn tool_call(
     let name = tool_name(key, inner);
     let id = str_of(v, "call_id")
         .or_else(|| path(inner, &["args", "toolCallId"]).and_then(Value::as_str))
-        .map(str::to_owned)
+        .map(str::owned)
         .unwrap_or_else(|| format!("cursor-{}", str_of(v, "model_call_id").unwrap_or(&name)));
     let show_call = match state {
         None => !completed,
         Some(s) => s.remember(&id),
     };
     if show_call {
-        out.push(Entry::tool_call(
+        out.emit(Entry::tool_call(
             ts,
             name.clone(),
             tool_input(key, inner),
@@ -279,7 +272,7 @@ fn tool_call(
         if let Entry::ToolResult { duration_ms, .. } = &mut entry {
             *duration_ms = duration;
         }
-        out.push(entry);
+        out.emit(entry);
     }
 }
 
@@ -294,17 +287,17 @@ fn result(v: &Value, ts: &str) -> Entry {
     };
     let is_error = bool_of(v, "is_error");
     let errors = match str_of(v, "error") {
-        Some(e) if is_error => vec![e.to_owned()],
+        Some(e) if is_error => vec![e.owned()],
         _ => Vec::new(),
     };
     Entry::Result {
-        ts: ts.to_owned(),
-        text: str_of(v, "result").unwrap_or("").to_owned(),
+        ts: ts.owned(),
+        text: str_of(v, "result").unwrap_or("").owned(),
         input_tokens: tokens("inputTokens", "input_tokens"),
         output_tokens: tokens("outputTokens", "output_tokens"),
         cached_tokens: tokens("cacheReadTokens", "cache_read_input_tokens"),
         cost_usd: 0.0,
-        subtype: str_of(v, "subtype").unwrap_or("").to_owned(),
+        subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error,
         errors,
     }

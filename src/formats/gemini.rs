@@ -17,7 +17,9 @@
 //! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream,
 //! and is not read here.
 
-use super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Confidence};
+use super::common::{
+    self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
+};
 use crate::entry::Entry;
 use serde_json::{json, Value};
 
@@ -73,7 +75,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         _ => State::default(),
     };
     match ty {
-        "init" => out.push(Entry::init(
+        "init" => out.emit(Entry::init(
             ts,
             nonempty_str(v, "model").unwrap_or("gemini"),
             str_of(v, "session_id").unwrap_or(""),
@@ -85,7 +87,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 None => String::new(),
             };
             match str_of(v, "role") {
-                Some("user") => out.push(Entry::user(ts, text)),
+                Some("user") => out.emit(Entry::user(ts, text)),
                 _ if is_delta => {
                     if let Some(st) = state {
                         st.active = true;
@@ -96,7 +98,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                         }
                     }
                     if !text.is_empty() {
-                        out.push(Entry::assistant_delta(ts, text));
+                        out.emit(Entry::assistant_delta(ts, text));
                     }
                 }
                 _ => {
@@ -105,7 +107,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                             || (streamed.overflow
                                 && text.trim_start().starts_with(streamed.deltas.trim_start())));
                     if !covered && !text.is_empty() {
-                        out.push(Entry::assistant(ts, text));
+                        out.emit(Entry::assistant(ts, text));
                     }
                 }
             }
@@ -115,11 +117,11 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 None | Some(Value::Null) => json!({}),
                 Some(p) => p.clone(),
             };
-            out.push(Entry::tool_call(
+            out.emit(Entry::tool_call(
                 ts,
                 str_of(v, "tool_name").unwrap_or("tool"),
                 input,
-                Some(str_of(v, "tool_id").unwrap_or("").to_owned()),
+                Some(str_of(v, "tool_id").unwrap_or("").owned()),
             ));
         }
         "tool_result" => {
@@ -133,11 +135,11 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let content = match (output.is_empty(), err) {
                 (false, Some(e)) => format!("{output}\n{e}"),
                 (true, Some(e)) => e,
-                (false, None) => output.to_owned(),
-                (true, None) if is_error => "tool failed".to_owned(),
-                (true, None) => "(no text output)".to_owned(),
+                (false, None) => output.owned(),
+                (true, None) if is_error => "tool failed".owned(),
+                (true, None) => "(no text output)".owned(),
             };
-            out.push(Entry::tool_result(
+            out.emit(Entry::tool_result(
                 ts,
                 str_of(v, "tool_id").unwrap_or(""),
                 None,
@@ -148,8 +150,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "error" => {
             let msg = nonempty_str(v, "message").unwrap_or("error (no message)");
             match str_of(v, "severity") {
-                Some("warning") => out.push(Entry::system(ts, format!("warning: {msg}"))),
-                _ => out.push(Entry::stderr(ts, msg)),
+                Some("warning") => out.emit(Entry::system(ts, format!("warning: {msg}"))),
+                _ => out.emit(Entry::stderr(ts, msg)),
             }
         }
         "result" => {
@@ -157,8 +159,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let is_error = str_of(v, "status") == Some("error")
                 || v.get("error").is_some_and(|e| !e.is_null());
             let errors: Vec<String> = error_text(v.get("error")).into_iter().collect();
-            out.push(Entry::Result {
-                ts: ts.to_owned(),
+            out.emit(Entry::Result {
+                ts: ts.owned(),
                 text: String::new(),
                 input_tokens: num_of(stats, "input_tokens"),
                 output_tokens: num_of(stats, "output_tokens"),
@@ -166,7 +168,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 cost_usd: 0.0,
                 subtype: nonempty_str(v, "status")
                     .unwrap_or(if is_error { "error" } else { "success" })
-                    .to_owned(),
+                    .owned(),
                 is_error,
                 errors,
             });
@@ -177,7 +179,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             if let Some(m) = shown.as_object_mut() {
                 m.remove("timestamp");
             }
-            out.push(common::unknown_event(ts, "gemini", &shown));
+            out.emit(common::unknown_event(ts, "gemini", &shown));
         }
     }
 }
@@ -190,7 +192,7 @@ fn error_text(e: Option<&Value>) -> Option<String> {
             let msg = nonempty_str(obj, "message")?;
             Some(match nonempty_str(obj, "type") {
                 Some(t) => format!("{msg} ({t})"),
-                None => msg.to_owned(),
+                None => msg.owned(),
             })
         }
         _ => None,

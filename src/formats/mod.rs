@@ -32,6 +32,7 @@ pub mod pi;
 pub mod plain;
 
 use crate::entry::Entry;
+use crate::formats::common::Emit;
 pub use common::Confidence;
 use serde_json::Value;
 
@@ -49,6 +50,39 @@ pub enum Format {
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
+
+/// Every name `Format::from_name` accepts (lower case), with the adapter type names.
+const FORMAT_NAMES: &[(&str, Format)] = &[
+    ("claude", Format::Claude),
+    ("claude-code", Format::Claude),
+    ("claude_local", Format::Claude),
+    ("claude-local", Format::Claude),
+    ("qwen", Format::Claude),
+    ("qwen-code", Format::Claude),
+    ("codex", Format::Codex),
+    ("codex-local", Format::Codex),
+    ("codex_local", Format::Codex),
+    ("gemini", Format::Gemini),
+    ("gemini-cli", Format::Gemini),
+    ("gemini_local", Format::Gemini),
+    ("gemini-local", Format::Gemini),
+    ("opencode", Format::OpenCode),
+    ("opencode-local", Format::OpenCode),
+    ("opencode_local", Format::OpenCode),
+    ("cursor", Format::Cursor),
+    ("cursor-agent", Format::Cursor),
+    ("cursor_local", Format::Cursor),
+    ("cursor-local", Format::Cursor),
+    ("pi", Format::Pi),
+    ("pi-local", Format::Pi),
+    ("pi_local", Format::Pi),
+    ("openclaw", Format::OpenClaw),
+    ("openclaw-gateway", Format::OpenClaw),
+    ("openclaw_gateway", Format::OpenClaw),
+    ("amp", Format::Amp),
+    ("plain", Format::Plain),
+    ("text", Format::Plain),
+];
 
 impl Format {
     /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
@@ -81,20 +115,7 @@ impl Format {
 
     pub fn from_name(name: &str) -> Option<Format> {
         let n = name.trim().to_ascii_lowercase();
-        Some(match n.as_str() {
-            "claude" | "claude-code" | "claude_local" | "claude-local" | "qwen" | "qwen-code" => {
-                Format::Claude
-            }
-            "codex" | "codex-local" | "codex_local" => Format::Codex,
-            "gemini" | "gemini-cli" | "gemini_local" | "gemini-local" => Format::Gemini,
-            "opencode" | "opencode-local" | "opencode_local" => Format::OpenCode,
-            "cursor" | "cursor-agent" | "cursor_local" | "cursor-local" => Format::Cursor,
-            "pi" | "pi-local" | "pi_local" => Format::Pi,
-            "openclaw" | "openclaw-gateway" | "openclaw_gateway" => Format::OpenClaw,
-            "amp" => Format::Amp,
-            "plain" | "text" => Format::Plain,
-            _ => return None,
-        })
+        FORMAT_NAMES.iter().find(|(alias, _)| *alias == n).map(|(_, f)| *f)
     }
 
     /// The runtime label used in fallback notices ("codex event: …").
@@ -118,6 +139,7 @@ impl Format {
         }
     }
 
+    #[cfg_attr(not(feature = "runtimes"), allow(unused_variables))]
     pub fn detect(self, v: &Value) -> Confidence {
         match self {
             #[cfg(feature = "claude")]
@@ -194,7 +216,7 @@ pub fn parse_json(
         #[allow(unreachable_patterns)]
         _ => {
             let _ = (line, &states);
-            out.push(common::unknown_event(ts, format.label(), v))
+            out.emit(common::unknown_event(ts, format.label(), v))
         }
     }
 }

@@ -35,9 +35,10 @@
 
 mod frames;
 
-use super::common::{self, str_of, type_of, Confidence};
+use super::common::{self, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Runs whose streamed reply text is remembered (oldest evicted).
 const MAX_RUNS: usize = 32;
@@ -68,7 +69,7 @@ impl State {
             self.runs.remove(0);
         }
         self.runs.push(RunText {
-            run_id: run_id.to_owned(),
+            run_id: run_id.owned(),
             ..RunText::default()
         });
         let last = self.runs.len() - 1;
@@ -89,8 +90,8 @@ impl State {
             run.diverged = true;
         } else if let Some(rest) = cumulative.strip_prefix(run.shown.as_str()) {
             if !rest.is_empty() {
-                out.push(Entry::assistant_delta(ts, rest));
-                run.shown = cumulative.to_owned();
+                out.emit(Entry::assistant_delta(ts, rest));
+                run.shown = cumulative.owned();
             }
         } else if !run.shown.starts_with(cumulative) {
             // Rewritten (not appended): stop streaming; the final reply is shown whole.
@@ -110,13 +111,13 @@ fn error_once(
     out: &mut Vec<Entry>,
 ) {
     if let Some(s) = state {
-        let key = (run_id.to_owned(), msg.to_owned());
+        let key = (run_id.owned(), msg.owned());
         if s.last_error.as_ref() == Some(&key) {
             return;
         }
         s.last_error = Some(key);
     }
-    out.push(Entry::stderr(ts, format!("error: {msg}{suffix}")));
+    out.emit(Entry::stderr(ts, format!("error: {msg}{suffix}")));
 }
 
 pub fn detect(v: &Value) -> Confidence {
@@ -152,7 +153,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "req" => frames::request(v, ts, out),
         "" if is_agent_payload(v) => agent(v, Source::Frames, ts, state, out),
         "" if is_chat_payload(v) => chat(v, ts, state, out),
-        _ => out.push(common::unknown_event(ts, "openclaw", v)),
+        _ => out.emit(common::unknown_event(ts, "openclaw", v)),
     }
 }
 
@@ -176,10 +177,14 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         };
         match serde_json::from_str::<Value>(data.trim()) {
             Ok(d @ Value::Object(_)) => {
-                let payload = serde_json::json!({ "runId": run, "stream": stream, "data": d });
+                let payload = common::object([
+                    ("runId", Some(run.into())),
+                    ("stream", Some(stream.into())),
+                    ("data", Some(d)),
+                ]);
                 agent(&payload, Source::AdapterLog, ts, None, out);
             }
-            _ => out.push(Entry::system(
+            _ => out.emit(Entry::system(
                 ts,
                 format!("openclaw {stream} event (data not readable)"),
             )),
@@ -187,7 +192,7 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         return true;
     }
     if let Some(rest) = t.strip_prefix("[openclaw-gateway]") {
-        out.push(Entry::system(ts, rest.trim()));
+        out.emit(Entry::system(ts, rest.trim()));
         return true;
     }
     false
@@ -198,7 +203,7 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
         "agent" | "session.tool" => agent(payload, Source::Frames, ts, state, out),
         "chat" => chat(payload, ts, state, out),
         "tick" => {}
-        "connect.challenge" => out.push(Entry::system(
+        "connect.challenge" => out.emit(Entry::system(
             ts,
             "gateway asked for a connect challenge response",
         )),
@@ -209,9 +214,9 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
                 Some(false) => "gateway health: not ok",
                 None => "gateway health update",
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
-        "presence" => out.push(Entry::system(ts, "presence updated")),
+        "presence" => out.emit(Entry::system(ts, "presence updated")),
         "shutdown" => {
             let reason = str_of(payload, "reason").unwrap_or("no reason given");
             let restart = payload.get("restartExpectedMs").and_then(Value::as_u64);
@@ -221,7 +226,7 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
                 }
                 None => format!("gateway shutting down: {reason}"),
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
         _ => {
             let details = common::short_fields(payload, 3);
@@ -230,7 +235,7 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
             } else {
                 format!("openclaw event: {name} ({details})")
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
     }
 }
@@ -252,15 +257,15 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
         "assistant" => match (source, state) {
             (Source::AdapterLog, _) => {
                 if let Some(d) = str_of(data, "delta").filter(|d| !d.is_empty()) {
-                    out.push(Entry::assistant_delta(ts, d));
+                    out.emit(Entry::assistant_delta(ts, d));
                 } else if let Some(t) = str_of(data, "text").filter(|t| !t.is_empty()) {
-                    out.push(Entry::assistant(ts, t));
+                    out.emit(Entry::assistant(ts, t));
                 }
             }
             (Source::Frames, None) => {}
             (Source::Frames, Some(s)) => {
                 let cumulative = match (str_of(data, "text"), str_of(data, "delta")) {
-                    (Some(t), _) => t.to_owned(),
+                    (Some(t), _) => t.owned(),
                     (None, Some(d)) => format!("{}{d}", s.run(run_id).shown),
                     (None, None) => return,
                 };
@@ -269,19 +274,19 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
         },
         "tool" => tool(data, run_id, phase, ts, out),
         "lifecycle" => match phase {
-            "start" => out.push(Entry::system(ts, "agent run started")),
+            "start" => out.emit(Entry::system(ts, "agent run started")),
             "end" => {
-                let mut text = String::from("agent run finished");
+                let mut text = "agent run finished".owned();
                 if data.get("aborted").and_then(Value::as_bool) == Some(true) {
                     text.push_str(" (aborted)");
                 } else if let Some(r) = str_of(data, "stopReason") {
-                    text.push_str(&format!(" ({r})"));
+                    let _ = write!(text, " ({r})");
                 }
-                out.push(Entry::system(ts, text));
+                out.emit(Entry::system(ts, text));
             }
             _ => match error_text(data) {
                 Some(e) => error_once(state, run_id, &e, "", ts, out),
-                None => out.push(Entry::system(
+                None => out.emit(Entry::system(
                     ts,
                     format!(
                         "agent run {}",
@@ -302,7 +307,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
             } else {
                 format!("openclaw {name} event ({details})")
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
     }
 }
@@ -311,18 +316,18 @@ fn error_text(data: &Value) -> Option<String> {
     match data.get("error") {
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         Some(e @ Value::Object(_)) => str_of(e, "message")
-            .map(str::to_owned)
+            .map(str::owned)
             .or_else(|| Some(common::compact_json(e))),
         _ => str_of(data, "message")
             .filter(|m| !m.is_empty())
-            .map(str::to_owned),
+            .map(str::owned),
     }
 }
 
 fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>) {
     let name = str_of(data, "name").unwrap_or("tool");
     let id = str_of(data, "toolCallId")
-        .map(str::to_owned)
+        .map(str::owned)
         .unwrap_or_else(|| format!("openclaw-{run_id}-{name}"));
     match phase {
         "start" => {
@@ -330,7 +335,7 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 .get("args")
                 .cloned()
                 .unwrap_or(Value::Object(Default::default()));
-            out.push(Entry::tool_call(ts, name, args, Some(id)));
+            out.emit(Entry::tool_call(ts, name, args, Some(id)));
         }
         // A growing snapshot; the result phase carries the final output.
         "update" => {}
@@ -342,17 +347,17 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 .unwrap_or(false)
                 || err.is_some();
             let content = match (data.get("result"), err) {
-                (_, Some(e)) => e.to_owned(),
+                (_, Some(e)) => e.owned(),
                 (Some(r), None) => match r.get("content") {
                     Some(c) => common::content_text(c),
                     None => common::content_text(r),
                 },
                 (None, None) => String::new(),
             };
-            out.push(Entry::tool_result(
+            out.emit(Entry::tool_result(
                 ts,
                 id,
-                Some(name.to_owned()),
+                Some(name.owned()),
                 content,
                 is_error,
             ));
@@ -366,16 +371,15 @@ fn message_parts(m: &Value) -> (String, String) {
         Some(Value::String(s)) => (s.clone(), String::new()),
         Some(Value::Array(blocks)) => {
             let pick = |ty: &str, key: &str| -> String {
-                let parts: Vec<&str> = blocks
+                let parts = blocks
                     .iter()
                     .filter(|b| type_of(b) == ty)
-                    .filter_map(|b| str_of(b, key))
-                    .collect();
-                parts.join("\n")
+                    .filter_map(|b| str_of(b, key));
+                common::join(parts, "\n")
             };
             (pick("text", "text"), pick("thinking", "thinking"))
         }
-        _ => (str_of(m, "text").unwrap_or("").to_owned(), String::new()),
+        _ => (str_of(m, "text").unwrap_or("").owned(), String::new()),
     }
 }
 
@@ -391,7 +395,7 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
                     (None, Some(d)) if p.get("replace").and_then(Value::as_bool) != Some(true) => {
                         format!("{}{d}", s.run(run_id).shown)
                     }
-                    (None, Some(d)) => d.to_owned(),
+                    (None, Some(d)) => d.owned(),
                     (None, None) => return,
                 };
                 s.advance(run_id, &cumulative, ts, out);
@@ -399,16 +403,16 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
         }
         st @ ("final" | "aborted") => {
             if !thinking.trim().is_empty() {
-                out.push(Entry::thinking(ts, thinking));
+                out.emit(Entry::thinking(ts, thinking));
             }
             finish_text(run_id, &text, ts, state, out);
             if st == "aborted" {
-                out.push(Entry::system(ts, "reply aborted"));
+                out.emit(Entry::system(ts, "reply aborted"));
             } else if text.trim().is_empty() {
-                out.push(Entry::system(ts, "reply finished without text"));
+                out.emit(Entry::system(ts, "reply finished without text"));
             }
             if let Some(u) = p.get("usage").filter(|u| u.is_object()) {
-                out.push(usage_result(u, str_of(p, "stopReason").unwrap_or(st), ts));
+                out.emit(usage_result(u, str_of(p, "stopReason").unwrap_or(st), ts));
             }
         }
         "error" => {
@@ -418,7 +422,7 @@ fn chat(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
                 .unwrap_or_default();
             error_once(state, run_id, msg, &suffix, ts, out);
         }
-        other => out.push(Entry::system(
+        other => out.emit(Entry::system(
             ts,
             format!("chat {}", if other.is_empty() { "event" } else { other }),
         )),
@@ -436,7 +440,7 @@ fn finish_text(
 ) {
     let Some(s) = state else {
         if !text.trim().is_empty() {
-            out.push(Entry::assistant(ts, text));
+            out.emit(Entry::assistant(ts, text));
         }
         return;
     };
@@ -448,8 +452,8 @@ fn finish_text(
         return;
     }
     match text.strip_prefix(shown.as_str()) {
-        Some(rest) if !diverged && !shown.is_empty() => out.push(Entry::assistant_delta(ts, rest)),
-        _ => out.push(Entry::assistant(ts, text)),
+        Some(rest) if !diverged && !shown.is_empty() => out.emit(Entry::assistant_delta(ts, rest)),
+        _ => out.emit(Entry::assistant(ts, text)),
     }
 }
 
@@ -465,13 +469,13 @@ fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
         None => 0.0,
     };
     Entry::Result {
-        ts: ts.to_owned(),
+        ts: ts.owned(),
         text: String::new(),
         input_tokens: num(&["input", "inputTokens", "input_tokens"]),
         output_tokens: num(&["output", "outputTokens", "output_tokens"]),
         cached_tokens: num(&["cacheRead", "cache_read_input_tokens"]),
         cost_usd: cost,
-        subtype: subtype.to_owned(),
+        subtype: subtype.owned(),
         is_error: false,
         errors: Vec::new(),
     }

@@ -24,10 +24,9 @@
 //! Evidence: run.ts (read via the code index), corpus `opencode-json/` (noldor capture,
 //! takopi capture and test literal).
 
-use super::common::{self, num_of, path, str_of, type_of, Confidence};
+use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
 
 /// Tool call ids remembered by the stateful parser.
 const MAX_IDS: usize = 2048;
@@ -47,23 +46,8 @@ const EVENTS: [&str; 7] = [
 /// Call ids already shown as `tool_call` (and those already finished), bounded.
 #[derive(Debug, Default)]
 pub struct State {
-    called: HashSet<String>,
-    finished: HashSet<String>,
-    order: VecDeque<String>,
-}
-
-impl State {
-    fn remember(&mut self, id: &str) {
-        if self.called.insert(id.to_owned()) {
-            self.order.push_back(id.to_owned());
-            if self.order.len() > MAX_IDS {
-                if let Some(old) = self.order.pop_front() {
-                    self.called.remove(&old);
-                    self.finished.remove(&old);
-                }
-            }
-        }
-    }
+    /// Shown call ids, `true` once the result was shown too.
+    called: common::SeenIds,
 }
 
 pub fn detect(v: &Value) -> Confidence {
@@ -89,25 +73,25 @@ pub fn detect(v: &Value) -> Confidence {
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let part = v.get("part").unwrap_or(&Value::Null);
     match type_of(v) {
-        "step_start" => out.push(Entry::system(ts, "step started")),
+        "step_start" => out.emit(Entry::system(ts, "step started")),
         "text" => {
             if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
-                out.push(Entry::assistant(ts, t));
+                out.emit(Entry::assistant(ts, t));
             }
         }
         "reasoning" => {
             if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
-                out.push(Entry::thinking(ts, t));
+                out.emit(Entry::thinking(ts, t));
             }
         }
         "tool_use" => tool_use(part, ts, state, out),
         "step_finish" => step_finish(part, ts, out),
-        "error" => out.push(Entry::stderr(
+        "error" => out.emit(Entry::stderr(
             ts,
             format!("error: {}", error_text(v.get("error"))),
         )),
-        "done" => out.push(done(v, ts)),
-        _ => out.push(common::unknown_event(ts, "opencode", v)),
+        "done" => out.emit(done(v, ts)),
+        _ => out.emit(common::unknown_event(ts, "opencode", v)),
     }
 }
 
@@ -118,18 +102,15 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     // Without a callID, the part id is stable and unique per tool part.
     let id = str_of(part, "callID")
         .or_else(|| str_of(part, "id"))
-        .map(str::to_owned)
+        .map(str::owned)
         .unwrap_or_else(|| format!("opencode-{name}"));
     let done = matches!(status, "completed" | "error");
     let (show_call, show_result) = match state {
         None => (true, done),
         Some(s) => {
-            let seen = s.called.contains(&id);
-            let finished = s.finished.contains(&id);
-            s.remember(&id);
-            if done {
-                s.finished.insert(id.clone());
-            }
+            let seen = s.called.get(&id).is_some();
+            let finished = s.called.get(&id) == Some(&Value::Bool(true));
+            s.called.set(&id, Value::Bool(finished || done), MAX_IDS);
             (!seen, done && !finished)
         }
     };
@@ -138,7 +119,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             .get("input")
             .cloned()
             .unwrap_or(Value::Object(Default::default()));
-        out.push(Entry::tool_call(ts, name, input, Some(id.clone())));
+        out.emit(Entry::tool_call(ts, name, input, Some(id.clone())));
     }
     if !show_result {
         return;
@@ -146,8 +127,8 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let is_error = status == "error";
     let content = if is_error {
         str_of(st, "error")
-            .map(str::to_owned)
-            .unwrap_or_else(|| "tool failed".to_owned())
+            .map(str::owned)
+            .unwrap_or_else(|| "tool failed".owned())
     } else {
         let output = match st.get("output") {
             Some(Value::String(s)) => s.clone(),
@@ -155,12 +136,12 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             None => String::new(),
         };
         if output.is_empty() {
-            "(no output)".to_owned()
+            "(no output)".owned()
         } else {
             output
         }
     };
-    let mut result = Entry::tool_result(ts, id, Some(name.to_owned()), content, is_error);
+    let mut result = Entry::tool_result(ts, id, Some(name.owned()), content, is_error);
     if let Entry::ToolResult { duration_ms, .. } = &mut result {
         let start = path(st, &["time", "start"]).and_then(Value::as_f64);
         let end = path(st, &["time", "end"]).and_then(Value::as_f64);
@@ -170,7 +151,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             }
         }
     }
-    out.push(result);
+    out.emit(result);
     if let Some(diff) = path(st, &["metadata", "diff"]).and_then(Value::as_str) {
         push_diff(diff, ts, out);
     }
@@ -194,10 +175,10 @@ pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
         } else {
             "context"
         };
-        out.push(Entry::diff(ts, kind, *line));
+        out.emit(Entry::diff(ts, kind, *line));
     }
     if lines.len() > MAX_DIFF_LINES {
-        out.push(Entry::diff(
+        out.emit(Entry::diff(
             ts,
             "truncation",
             format!("… {} more diff lines", lines.len() - MAX_DIFF_LINES),
@@ -215,26 +196,28 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         .unwrap_or(0.0);
     let cost = num_of(part, "cost");
     if reason == "tool-calls" {
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!(
                 "step finished: tool calls ({} in, {} out, {} cached tokens)",
-                input, output, cached
+                common::num_text(input),
+                common::num_text(output),
+                common::num_text(cached)
             ),
         ));
         return;
     }
-    out.push(Entry::Result {
-        ts: ts.to_owned(),
+    out.emit(Entry::Result {
+        ts: ts.owned(),
         text: String::new(),
         input_tokens: input,
         output_tokens: output,
         cached_tokens: cached,
         cost_usd: cost,
         subtype: if reason.is_empty() {
-            "step-finish".to_owned()
+            "step-finish".owned()
         } else {
-            reason.to_owned()
+            reason.owned()
         },
         is_error: reason == "error",
         errors: Vec::new(),
@@ -252,12 +235,12 @@ fn error_text(err: Option<&Value>) -> String {
                 .or_else(|| str_of(e, "message"));
             match (name, msg) {
                 (Some(n), Some(m)) => format!("{n}: {m}"),
-                (Some(n), None) => n.to_owned(),
-                (None, Some(m)) => m.to_owned(),
+                (Some(n), None) => n.owned(),
+                (None, Some(m)) => m.owned(),
                 (None, None) => common::clip(&common::compact_json(e), 300),
             }
         }
-        _ => "unknown error".to_owned(),
+        _ => "unknown error".owned(),
     }
 }
 

@@ -27,9 +27,10 @@
 
 mod session;
 
-use super::common::{self, path, str_of, type_of, Confidence};
+use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Content blocks of one message tracked for de-duplication.
 const MAX_BLOCKS: usize = 64;
@@ -69,7 +70,7 @@ impl State {
         if let Some(pos) = list.iter().position(|(i, _)| *i == index) {
             list[pos].1.push_str(delta);
         } else if list.len() < MAX_BLOCKS {
-            list.push((index, delta.to_owned()));
+            list.push((index, delta.owned()));
         } else {
             self.overflow = true;
         }
@@ -139,7 +140,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     let message = v.get("message").unwrap_or(&empty);
     let role = str_of(message, "role").unwrap_or("");
     match type_of(v) {
-        "agent_start" => out.push(Entry::system(ts, "agent run started")),
+        "agent_start" => out.emit(Entry::system(ts, "agent run started")),
         "turn_start" | "tool_execution_update" => {}
         "message_start" => {
             if role == "assistant" {
@@ -171,11 +172,11 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 .get("args")
                 .cloned()
                 .unwrap_or(Value::Object(Default::default()));
-            out.push(Entry::tool_call(
+            out.emit(Entry::tool_call(
                 ts,
                 name,
                 args,
-                str_of(v, "toolCallId").map(str::to_owned),
+                str_of(v, "toolCallId").map(str::owned),
             ));
         }
         "tool_execution_end" => {
@@ -185,8 +186,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 None => common::content_text(result),
             };
             let is_error = v.get("isError").and_then(Value::as_bool).unwrap_or(false);
-            let name = str_of(v, "toolName").map(str::to_owned);
-            out.push(Entry::tool_result(
+            let name = str_of(v, "toolName").map(str::owned);
+            out.emit(Entry::tool_result(
                 ts,
                 str_of(v, "toolCallId").unwrap_or(""),
                 name,
@@ -194,7 +195,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 is_error,
             ));
         }
-        "turn_end" => out.push(turn_end(v, ts)),
+        "turn_end" => out.emit(turn_end(v, ts)),
         "agent_end" => {
             let messages = v
                 .get("messages")
@@ -202,23 +203,23 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 .map(Vec::as_slice)
                 .unwrap_or(&[]);
             match session::run_result(messages, ts) {
-                Some(result) => out.push(result),
-                None => out.push(Entry::system(ts, "agent run finished")),
+                Some(result) => out.emit(result),
+                None => out.emit(Entry::system(ts, "agent run finished")),
             }
         }
         "auto_compaction_start" => {
             let reason = str_of(v, "reason")
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default();
-            out.push(Entry::system(ts, format!("compacting context{reason}")));
+            out.emit(Entry::system(ts, format!("compacting context{reason}")));
         }
-        "auto_compaction_end" => out.push(compaction_end(v, ts)),
+        "auto_compaction_end" => out.emit(compaction_end(v, ts)),
         "auto_retry_start" => {
             let attempt = v.get("attempt").and_then(Value::as_u64).unwrap_or(0);
             let max = v.get("maxAttempts").and_then(Value::as_u64).unwrap_or(0);
             let delay = v.get("delayMs").and_then(Value::as_u64).unwrap_or(0);
             let err = str_of(v, "errorMessage").unwrap_or("error");
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("retrying in {delay} ms (attempt {attempt}/{max}) after: {err}"),
             ));
@@ -226,13 +227,13 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "auto_retry_end" => {
             let attempt = v.get("attempt").and_then(Value::as_u64).unwrap_or(0);
             if v.get("success").and_then(Value::as_bool).unwrap_or(false) {
-                out.push(Entry::system(
+                out.emit(Entry::system(
                     ts,
                     format!("retry succeeded (attempt {attempt})"),
                 ));
             } else {
                 let err = str_of(v, "finalError").unwrap_or("gave up");
-                out.push(Entry::stderr(
+                out.emit(Entry::stderr(
                     ts,
                     format!("retry failed after attempt {attempt}: {err}"),
                 ));
@@ -240,7 +241,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
         _ => {
             if !session::parse_entry(v, ts, out) {
-                out.push(common::unknown_event(ts, "pi", v));
+                out.emit(common::unknown_event(ts, "pi", v));
             }
         }
     }
@@ -256,11 +257,11 @@ fn stream_update(v: &Value, ts: &str, s: &mut State, out: &mut Vec<Entry>) {
     match type_of(ev) {
         "text_delta" => {
             s.add(false, index, delta);
-            out.push(Entry::assistant_delta(ts, delta));
+            out.emit(Entry::assistant_delta(ts, delta));
         }
         "thinking_delta" => {
             s.add(true, index, delta);
-            out.push(Entry::thinking_delta(ts, delta));
+            out.emit(Entry::thinking_delta(ts, delta));
         }
         _ => {}
     }
@@ -282,13 +283,13 @@ fn assistant_end(m: &Value, ts: &str, s: &State, out: &mut Vec<Entry>) {
             Some(shown) if shown == full => {}
             Some(shown) if !shown.is_empty() && full.starts_with(shown) => {
                 let rest = &full[shown.len()..];
-                out.push(if thinking {
+                out.emit(if thinking {
                     Entry::thinking_delta(ts, rest)
                 } else {
                     Entry::assistant_delta(ts, rest)
                 });
             }
-            _ => out.push(if thinking {
+            _ => out.emit(if thinking {
                 Entry::thinking(ts, full)
             } else {
                 Entry::assistant(ts, full)
@@ -304,18 +305,18 @@ fn turn_end(v: &Value, ts: &str) -> Entry {
         .get("toolResults")
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
-    let mut text = String::from("turn finished");
+    let mut text = "turn finished".owned();
     match (reason, results) {
-        (Some(r), 0) => text.push_str(&format!(" ({r})")),
-        (Some(r), n) => text.push_str(&format!(
-            " ({r}, {n} tool result{})",
-            if n == 1 { "" } else { "s" }
-        )),
+        (Some(r), 0) => _ = write!(text, " ({r})"),
+        (Some(r), n) => {
+            _ = write!(
+                text,
+                " ({r}, {n} tool result{})",
+                if n == 1 { "" } else { "s" }
+            )
+        }
         (None, 0) => {}
-        (None, n) => text.push_str(&format!(
-            " ({n} tool result{})",
-            if n == 1 { "" } else { "s" }
-        )),
+        (None, n) => _ = write!(text, " ({n} tool result{})", if n == 1 { "" } else { "s" }),
     }
     Entry::system(ts, text)
 }
@@ -327,9 +328,9 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
     if v.get("aborted").and_then(Value::as_bool).unwrap_or(false) {
         return Entry::system(ts, "context compaction aborted");
     }
-    let mut text = String::from("context compacted");
+    let mut text = "context compacted".owned();
     if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {
-        text.push_str(&format!(" ({n} tokens before)"));
+        let _ = write!(text, " ({} tokens before)", common::num_text(n));
     }
     if v.get("willRetry").and_then(Value::as_bool).unwrap_or(false) {
         text.push_str("; retrying the request");

@@ -26,6 +26,8 @@
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
 
 use crate::entry::Entry;
+use crate::formats::common::Emit;
+use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
 pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
@@ -42,7 +44,7 @@ pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
     if cleaned.trim().is_empty() {
         return;
     }
-    out.push(classify(ts, cleaned));
+    out.emit(classify(ts, cleaned));
 }
 
 /// A one-line JSON array of objects (the buffered `--output-format json` of Qwen Code and
@@ -62,7 +64,7 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     for item in &items {
         match super::detect_json(item) {
             Some((format, _)) => super::parse_json(format, item, "", ts, None, out),
-            None => out.push(super::common::unknown_event(ts, "", item)),
+            None => out.emit(super::common::unknown_event(ts, "", item)),
         }
     }
     true
@@ -72,7 +74,7 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
 pub fn clean(line: &str) -> String {
     let stripped = strip_ansi(line);
     let visible = after_last_overwrite(&stripped);
-    visible.trim_end().to_owned()
+    visible.trim_end().owned()
 }
 
 /// What a terminal shows of a line that rewrote itself with `\r`: the last segment that has
@@ -107,7 +109,7 @@ enum Scan {
 /// as a terminal would.
 pub fn strip_ansi(s: &str) -> String {
     if !s.chars().any(|c| c.is_control() && c != '\t') {
-        return s.to_owned();
+        return s.owned();
     }
     let mut out = String::with_capacity(s.len());
     let mut state = Scan::Text;

@@ -4,26 +4,28 @@
 //! `queue-operation`, `summary`, titles, `attachment`, …). Each becomes one short `system`
 //! entry, except subagent messages carried by `agent_progress`, shown as messages.
 
-use super::super::common::{self, clip, num_of, path, str_of, type_of};
+use super::super::common::{self, clip, num_of, path, str_of, type_of, Emit, Owned};
 use super::text::{duration, first_line, plural, utc};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Session-file line types that are pure bookkeeping (no message), all Claude's own.
+const SESSION_BOOKKEEPING: &[&str] = &[
+    "file-history-snapshot",
+    "file-history-delta",
+    "queue-operation",
+    "custom-title",
+    "ai-title",
+    "last-prompt",
+    "cost-state",
+    "permission-mode",
+    "atis-latch",
+    "bridge-session",
+];
+
 pub(super) fn is_session_bookkeeping(t: &str) -> bool {
-    matches!(
-        t,
-        "file-history-snapshot"
-            | "file-history-delta"
-            | "queue-operation"
-            | "custom-title"
-            | "ai-title"
-            | "last-prompt"
-            | "cost-state"
-            | "permission-mode"
-            | "atis-latch"
-            | "bridge-session"
-    )
+    SESSION_BOOKKEEPING.contains(&t)
 }
 
 /// Top-level types that are neither messages nor `system`. Returns false if unknown.
@@ -51,13 +53,13 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
                     "authentication"
                 };
                 if lines.is_empty() {
-                    head.to_owned()
+                    head.owned()
                 } else {
                     format!("{head}: {}", clip(&lines.join(" "), 300))
                 }
             }
         }
-        "keep_alive" => "keep-alive".to_owned(),
+        "keep_alive" => "keep-alive".owned(),
         "tool_use_summary" => format!(
             "tool summary: {}",
             clip(str_of(v, "summary").unwrap_or(""), 300)
@@ -68,13 +70,13 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         ),
         "active_goal" => match path(v, &["value", "condition"]).and_then(Value::as_str) {
             Some(c) => format!("goal: {}", clip(c, 300)),
-            None => "goal cleared".to_owned(),
+            None => "goal cleared".owned(),
         },
         "control_request" => {
             let req = v.get("request").unwrap_or(&Value::Null);
             let mut t = format!("control request: {}", str_of(req, "subtype").unwrap_or("?"));
             if let Some(tool) = str_of(req, "tool_name") {
-                t.push_str(&format!(" ({tool})"));
+                let _ = write!(t, " ({tool})");
             }
             t
         }
@@ -84,7 +86,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
                 .unwrap_or("?");
             format!("control response: {sub}")
         }
-        "control_cancel_request" => "control request cancelled".to_owned(),
+        "control_cancel_request" => "control request cancelled".owned(),
         "summary" => format!("summary: {}", clip(str_of(v, "summary").unwrap_or(""), 300)),
         "attachment" => attachment(v.get("attachment").unwrap_or(&Value::Null)),
         "file-history-snapshot" | "file-history-delta" => {
@@ -119,7 +121,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         }
         "last-prompt" => match str_of(v, "lastPrompt") {
             Some(p) => format!("last prompt: {}", clip(p, 200)),
-            None => "last prompt".to_owned(),
+            None => "last prompt".owned(),
         },
         "permission-mode" | "mode" => {
             let m = str_of(v, "permissionMode").or_else(|| str_of(v, "mode"));
@@ -128,7 +130,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         t if is_session_bookkeeping(t) => t.replace('-', " "),
         _ => return false,
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
     true
 }
 
@@ -136,10 +138,10 @@ fn rate_limit(info: &Value) -> String {
     let status = str_of(info, "status").unwrap_or("?");
     let mut parts = Vec::new();
     if let Some(kind) = str_of(info, "rateLimitType") {
-        parts.push(kind.to_owned());
+        parts.push(kind.owned());
     }
     if let Some(u) = info.get("utilization").and_then(Value::as_f64) {
-        parts.push(format!("{:.0}% used", u * 100.0));
+        parts.push(format!("{}% used", common::fixed(u * 100.0, 0)));
     }
     if status != "allowed" {
         if let Some(r) = info.get("resetsAt").and_then(Value::as_i64) {
@@ -206,7 +208,7 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
                 super::message_line(runtime, nested, role, parent, ts, None, out);
                 return;
             }
-            "subagent progress".to_owned()
+            "subagent progress".owned()
         }
         "waiting_for_task" => format!(
             "waiting for task: {}",
@@ -224,10 +226,10 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
         ),
         "search_results_received" => format!(
             "web search: {} results for {}",
-            num_of(data, "resultCount"),
+            common::num_text(num_of(data, "resultCount")),
             clip(str_of(data, "query").unwrap_or("?"), 200)
         ),
-        "" => "progress".to_owned(),
+        "" => "progress".owned(),
         other => {
             let fields = common::short_fields(data, 2);
             if fields.is_empty() {
@@ -237,5 +239,5 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
             }
         }
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }

@@ -15,7 +15,7 @@
 //! Bookkeeping is bounded: the last [`MAX_MESSAGES`] messages, [`MAX_BLOCKS`] blocks each,
 //! and per block only its byte length and an FNV-1a hash of the streamed text.
 
-use super::super::common::{path, str_of, type_of};
+use super::super::common::{path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -77,8 +77,8 @@ impl State {
             self.messages.pop_front();
         }
         self.messages.push_back(Streamed {
-            id: id.to_owned(),
-            parent: parent.map(str::to_owned),
+            id: id.owned(),
+            parent: parent.map(str::owned),
             blocks: Vec::new(),
         });
     }
@@ -192,11 +192,11 @@ pub(super) fn stream_event(v: &Value, ts: &str, state: Option<&mut State>, out: 
         let err = event.get("error").unwrap_or(&Value::Null);
         let kind = str_of(err, "type").unwrap_or("error");
         let msg = str_of(err, "message").unwrap_or("");
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!("stream error: {kind}: {msg}")
                 .trim_end_matches([':', ' '])
-                .to_owned(),
+                .owned(),
         ));
         return;
     }
@@ -275,7 +275,7 @@ fn delta(
     } else {
         Entry::thinking_delta(ts, text)
     };
-    out.push(e.with_parent(parent));
+    out.emit(e.with_parent(parent));
 }
 
 #[cfg(test)]

@@ -3,47 +3,49 @@
 //! hooks, background tasks, slash-command output, …); unknown subtypes are named with
 //! their first readable text field. Never raw JSON.
 
-use super::super::common::{self, clip, num_of, str_of};
+use super::super::common::{self, clip, num_of, num_text, str_of, Emit, Owned};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// `system` subtypes only Claude Code (or Qwen Code) prints.
+const CLAUDE_SUBTYPES: &[&str] = &[
+    "compact_boundary",
+    "status",
+    "api_retry",
+    "api_error",
+    "hook_started",
+    "hook_progress",
+    "hook_response",
+    "task_started",
+    "task_progress",
+    "task_updated",
+    "task_notification",
+    "thinking_tokens",
+    "background_tasks_changed",
+    "local_command",
+    "local_command_output",
+    "stop_hook_summary",
+    "turn_duration",
+    "informational",
+    "session_state_changed",
+    "files_persisted",
+    "plugin_install",
+    "permission_denied",
+    "memory_recall",
+    "elicitation_complete",
+    "model_refusal_fallback",
+    "model_refusal_no_fallback",
+    "post_turn_summary",
+    "worker_shutting_down",
+    "commands_changed",
+    "mirror_error",
+    "conversation_reset",
+];
+
 pub(super) fn is_claude_subtype(s: &str) -> bool {
-    matches!(
-        s,
-        "compact_boundary"
-            | "status"
-            | "api_retry"
-            | "api_error"
-            | "hook_started"
-            | "hook_progress"
-            | "hook_response"
-            | "task_started"
-            | "task_progress"
-            | "task_updated"
-            | "task_notification"
-            | "thinking_tokens"
-            | "background_tasks_changed"
-            | "local_command"
-            | "local_command_output"
-            | "stop_hook_summary"
-            | "turn_duration"
-            | "informational"
-            | "session_state_changed"
-            | "files_persisted"
-            | "plugin_install"
-            | "permission_denied"
-            | "memory_recall"
-            | "elicitation_complete"
-            | "model_refusal_fallback"
-            | "model_refusal_no_fallback"
-            | "post_turn_summary"
-            | "worker_shutting_down"
-            | "commands_changed"
-            | "mirror_error"
-            | "conversation_reset"
-    )
+    CLAUDE_SUBTYPES.contains(&s)
 }
 
 /// A `type: "system"` line.
@@ -55,7 +57,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             let session = str_of(v, "session_id")
                 .or_else(|| str_of(v, "sessionId"))
                 .unwrap_or("");
-            out.push(Entry::init(ts, model, session));
+            out.emit(Entry::init(ts, model, session));
             return;
         }
         "compact_boundary" => compacted(v),
@@ -63,8 +65,8 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         "api_retry" => {
             let mut t = format!(
                 "API retry {}/{} in {}",
-                num_of(v, "attempt"),
-                num_of(v, "max_retries"),
+                num_text(num_of(v, "attempt")),
+                num_text(num_of(v, "max_retries")),
                 duration(num_of(v, "retry_delay_ms"))
             );
             if let Some(e) = str_of(v, "error") {
@@ -72,19 +74,20 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 t.push_str(e);
             }
             if let Some(s) = v.get("error_status").and_then(Value::as_f64) {
-                t.push_str(&format!(" (HTTP {s})"));
+                let _ = write!(t, " (HTTP {})", num_text(s));
             }
             t
         }
         "api_error" => {
-            let mut t = "API error".to_owned();
+            let mut t = "API error".owned();
             if v.get("retryAttempt").is_some() {
-                t.push_str(&format!(
+                let _ = write!(
+                    t,
                     " (retry {}/{} in {})",
-                    num_of(v, "retryAttempt"),
-                    num_of(v, "maxRetries"),
+                    num_text(num_of(v, "retryAttempt")),
+                    num_text(num_of(v, "maxRetries")),
                     duration(num_of(v, "retryInMs"))
-                ));
+                );
             }
             let msg = v.get("error").map(nested_message).unwrap_or_default();
             if !msg.is_empty() {
@@ -98,8 +101,8 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             let mut t = format!("task started: {}", str_of(v, "description").unwrap_or("?"));
             let kind = str_of(v, "subagent_type").or_else(|| str_of(v, "task_type"));
             match (kind, common::bool_of(v, "is_backgrounded")) {
-                (Some(k), true) => t.push_str(&format!(" ({k}, background)")),
-                (Some(k), false) => t.push_str(&format!(" ({k})")),
+                (Some(k), true) => _ = write!(t, " ({k}, background)"),
+                (Some(k), false) => _ = write!(t, " ({k})"),
                 (None, true) => t.push_str(" (background)"),
                 (None, false) => {}
             }
@@ -111,13 +114,14 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 .unwrap_or("?");
             let mut t = format!("task progress: {}", clip(what, 200));
             if let Some(u) = v.get("usage") {
-                t.push_str(&format!(
+                let _ = write!(
+                    t,
                     " ({}, {} tokens",
                     plural(num_of(u, "tool_uses"), "tool use"),
-                    num_of(u, "total_tokens")
-                ));
+                    num_text(num_of(u, "total_tokens"))
+                );
                 if let Some(last) = str_of(v, "last_tool_name") {
-                    t.push_str(&format!(", last: {last}"));
+                    let _ = write!(t, ", last: {last}");
                 }
                 t.push(')');
             }
@@ -131,7 +135,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 t = format!("task {id}: {s}");
             }
             if let Some(e) = str_of(patch, "error") {
-                t.push_str(&format!(" ({})", clip(e, 200)));
+                let _ = write!(t, " ({})", clip(e, 200));
             }
             t
         }
@@ -144,7 +148,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         }
         "thinking_tokens" => format!(
             "thinking (~{} tokens so far)",
-            num_of(v, "estimated_tokens")
+            num_text(num_of(v, "estimated_tokens"))
         ),
         "background_tasks_changed" => {
             let tasks = v
@@ -153,24 +157,24 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 .map(Vec::as_slice)
                 .unwrap_or(&[]);
             if tasks.is_empty() {
-                "background tasks: none".to_owned()
+                "background tasks: none".owned()
             } else {
-                let names: Vec<&str> = tasks
-                    .iter()
-                    .take(5)
-                    .map(|t| {
-                        str_of(t, "description")
-                            .or_else(|| str_of(t, "task_id"))
-                            .unwrap_or("?")
-                    })
-                    .collect();
-                format!("background tasks ({}): {}", tasks.len(), names.join("; "))
+                let names = tasks.iter().take(5).map(|t| {
+                    str_of(t, "description")
+                        .or_else(|| str_of(t, "task_id"))
+                        .unwrap_or("?")
+                });
+                format!(
+                    "background tasks ({}): {}",
+                    tasks.len(),
+                    common::join(names, "; ")
+                )
             }
         }
         "local_command" | "local_command_output" => {
             let content = str_of(v, "content").unwrap_or("").trim();
             if let Some(e) = tagged_text(content, ts) {
-                out.push(e);
+                out.emit(e);
                 return;
             }
             format!("local command: {}", clip(&strip_ansi(content), 300))
@@ -184,12 +188,12 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 .unwrap_or(&[]);
             if !errors.is_empty() {
                 let first = errors.first().map(common::content_text).unwrap_or_default();
-                t.push_str(&format!(", {} failed: {}", errors.len(), clip(&first, 200)));
+                let _ = write!(t, ", {} failed: {}", errors.len(), clip(&first, 200));
             }
             if common::bool_of(v, "preventedContinuation") {
                 t.push_str(", stopped the turn");
                 if let Some(r) = common::nonempty_str(v, "stopReason") {
-                    t.push_str(&format!(": {}", clip(r, 200)));
+                    let _ = write!(t, ": {}", clip(r, 200));
                 }
             }
             t
@@ -197,7 +201,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         "turn_duration" => format!("turn took {}", duration(num_of(v, "durationMs"))),
         _ => generic(sub, v),
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }
 
 fn compacted(v: &Value) -> String {
@@ -223,7 +227,7 @@ fn compacted(v: &Value) -> String {
         _ => {}
     }
     if parts.is_empty() {
-        "compacted conversation".to_owned()
+        "compacted conversation".owned()
     } else {
         format!("compacted conversation ({})", parts.join(", "))
     }
@@ -233,13 +237,13 @@ fn status(v: &Value) -> String {
     if str_of(v, "compact_result") == Some("failed") {
         return match str_of(v, "compact_error") {
             Some(e) => format!("compaction failed: {}", clip(e, 200)),
-            None => "compaction failed".to_owned(),
+            None => "compaction failed".owned(),
         };
     }
     match (str_of(v, "status"), str_of(v, "permissionMode")) {
         (Some(s), _) => format!("status: {s}"),
         (None, Some(m)) => format!("permission mode: {m}"),
-        (None, None) => "status: idle".to_owned(),
+        (None, None) => "status: idle".owned(),
     }
 }
 
@@ -264,7 +268,7 @@ fn hook(sub: &str, v: &Value) -> String {
             let mut t = format!("hook {name} {outcome}");
             let code = num_of(v, "exit_code");
             if code != 0.0 {
-                t.push_str(&format!(" (exit code {code})"));
+                let _ = write!(t, " (exit code {})", num_text(code));
             }
             let detail = [
                 str_of(v, "stderr"),
@@ -276,7 +280,7 @@ fn hook(sub: &str, v: &Value) -> String {
             .map(str::trim)
             .find(|s| !s.is_empty());
             if let Some(d) = detail {
-                t.push_str(&format!(": {}", clip(d, 200)));
+                let _ = write!(t, ": {}", clip(d, 200));
             }
             t
         }
@@ -286,7 +290,7 @@ fn hook(sub: &str, v: &Value) -> String {
 /// Any other system subtype: its name plus the first readable text field.
 fn generic(sub: &str, v: &Value) -> String {
     let label = if sub.is_empty() {
-        "system".to_owned()
+        "system".owned()
     } else {
         sub.replace('_', " ")
     };

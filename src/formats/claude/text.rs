@@ -2,7 +2,7 @@
 //! (slash commands, their output, `!` shell mode, task notifications, reminders), ANSI
 //! stripping, and short renderings of durations, token counts and times (no clock read).
 
-use super::super::common::{self, clip};
+use super::super::common::{self, clip, fixed, num_text, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -36,7 +36,7 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
         let inner = tag_inner(t, tag)?;
         let inner = strip_ansi(inner.trim());
         let shown = if inner.is_empty() {
-            "(empty)".to_owned()
+            "(empty)".owned()
         } else {
             clip(&inner, 500)
         };
@@ -95,7 +95,7 @@ pub(super) fn nested_message(e: &Value) -> String {
             Value::String(s) => return s.clone(),
             Value::Object(_) => {
                 if let Some(m) = common::nonempty_str(cur, "message") {
-                    return m.to_owned();
+                    return m.owned();
                 }
                 match cur.get("error") {
                     Some(next) => cur = next,
@@ -112,14 +112,14 @@ pub(super) fn first_line(s: &str) -> String {
     let s = s.trim();
     match s.split_once('\n') {
         Some((a, _)) => format!("{a} …"),
-        None => s.to_owned(),
+        None => s.owned(),
     }
 }
 
 /// Drops ANSI escape sequences (CSI `ESC [ … final` and two-byte `ESC x`).
 pub(super) fn strip_ansi(s: &str) -> String {
     if !s.contains('\u{1b}') {
-        return s.to_owned();
+        return s.owned();
     }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
@@ -145,10 +145,10 @@ pub(super) fn strip_ansi(s: &str) -> String {
 /// Milliseconds as `850ms`, `4s`, `5m 41s`, `2h 3m`.
 pub(super) fn duration(ms: f64) -> String {
     if !ms.is_finite() || ms < 0.0 {
-        return "?".to_owned();
+        return "?".owned();
     }
     if ms < 1000.0 {
-        return format!("{}ms", ms.round());
+        return format!("{}ms", num_text(ms.round()));
     }
     let s = (ms / 1000.0).round() as u64;
     match s {
@@ -163,18 +163,18 @@ pub(super) fn plural(n: f64, what: &str) -> String {
     if n == 1.0 {
         format!("1 {what}")
     } else {
-        format!("{n} {what}s")
+        format!("{} {what}s", num_text(n))
     }
 }
 
 /// Token counts as `812`, `12k`, `170k`, `1.2M`.
 pub(super) fn kilo(n: f64) -> String {
     if n >= 1_000_000.0 {
-        format!("{:.1}M", n / 1_000_000.0)
+        format!("{}M", fixed(n / 1_000_000.0, 1))
     } else if n >= 1000.0 {
-        format!("{}k", (n / 1000.0).round())
+        format!("{}k", num_text((n / 1000.0).round()))
     } else {
-        format!("{n}")
+        num_text(n)
     }
 }
 

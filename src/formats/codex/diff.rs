@@ -7,7 +7,7 @@
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
 use crate::entry::Entry;
-use crate::formats::common::{str_of, type_of};
+use crate::formats::common::{str_of, type_of, Emit, Owned};
 use serde_json::Value;
 
 /// Diff lines shown per call (file headers included).
@@ -24,7 +24,7 @@ impl Budget {
     fn push(&mut self, ts: &str, change_type: &'static str, text: &str, out: &mut Vec<Entry>) {
         if self.used < MAX_DIFF_LINES {
             self.used += 1;
-            out.push(Entry::diff(ts, change_type, text));
+            out.emit(Entry::diff(ts, change_type, text));
         } else {
             self.dropped += 1;
         }
@@ -33,7 +33,7 @@ impl Budget {
     /// Adds the truncation notice if lines were left out.
     pub(super) fn finish(self, ts: &str, out: &mut Vec<Entry>) {
         if self.dropped > 0 {
-            out.push(Entry::diff(
+            out.emit(Entry::diff(
                 ts,
                 "truncation",
                 format!("… {} more diff lines not shown", self.dropped),
@@ -111,8 +111,10 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
         let Some(i) = s.get(pos..).and_then(|rest| rest.find(BEGIN)) else { break };
         let start = pos + i;
         if start > 0 && s[..start].ends_with('"') {
-            let mut it = serde_json::Deserializer::from_str(&s[start - 1..]).into_iter::<String>();
-            if let Some(Ok(decoded)) = it.next() {
+            // Read as a Value (not a String) so serde's type-mismatch messages, which format
+            // floats, stay out of the wasm; a token opening with `"` is a string or an error.
+            let mut it = serde_json::Deserializer::from_str(&s[start - 1..]).into_iter::<Value>();
+            if let Some(Ok(Value::String(decoded))) = it.next() {
                 found.push(cut_at_end(&decoded, END));
                 pos = start - 1 + it.byte_offset();
                 continue;
@@ -120,7 +122,7 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
         }
         let rest = &s[start..];
         let end = rest.find(END).map_or(rest.len(), |e| e + END.len());
-        found.push(rest[..end].to_owned());
+        found.push(rest[..end].owned());
         pos = start + end.max(BEGIN.len());
     }
     found
@@ -128,8 +130,8 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
 
 fn cut_at_end(s: &str, end: &str) -> String {
     match s.find(end) {
-        Some(i) => s[..i + end.len()].to_owned(),
-        None => s.to_owned(),
+        Some(i) => s[..i + end.len()].owned(),
+        None => s.owned(),
     }
 }
 

@@ -14,8 +14,11 @@ use super::{
     State, Usage,
 };
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, content_text, nonempty_str, path, str_of, type_of};
+use crate::formats::common::{
+    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit, Owned,
+};
 use serde_json::{json, Value};
+use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Source {
@@ -64,7 +67,7 @@ pub(super) fn parse(
             if rollout {
                 // Shown only by a stateful parser that has not seen the response_item copy.
                 if copy_sighting(&mut state, key(dup_tag(ty), text)) == Some(true) {
-                    out.push(entry);
+                    out.emit(entry);
                 }
                 return;
             }
@@ -76,7 +79,7 @@ pub(super) fn parse(
                 _ => st.seen.contains(key(dup_tag(ty), text)),
             });
             if !covered {
-                out.push(entry);
+                out.emit(entry);
             }
         }
         "agent_message_delta"
@@ -101,7 +104,7 @@ pub(super) fn parse(
                 };
                 buf.push(delta);
             }
-            out.push(if is_message {
+            out.emit(if is_message {
                 Entry::assistant_delta(ts, delta)
             } else {
                 thinking(ts, delta, raw, true)
@@ -121,10 +124,10 @@ pub(super) fn parse(
         // Output chunks (base64): the end event carries the complete stdout/stderr.
         "exec_command_output_delta" | "terminal_interaction" => {}
         "token_count" => token_count(msg, ts, state, out),
-        "task_started" | "turn_started" => out.push(Entry::system(ts, "turn started")),
+        "task_started" | "turn_started" => out.emit(Entry::system(ts, "turn started")),
         "task_complete" | "turn_complete" => {
             let usage = state.as_deref().and_then(|s| s.usage).unwrap_or_default();
-            out.push(result_entry(
+            out.emit(result_entry(
                 ts,
                 str_of(msg, "last_agent_message").unwrap_or(""),
                 usage,
@@ -134,19 +137,19 @@ pub(super) fn parse(
         }
         "turn_aborted" => {
             let reason = nonempty_str(msg, "reason").unwrap_or("unknown reason");
-            out.push(Entry::system(ts, format!("turn aborted: {reason}")));
+            out.emit(Entry::system(ts, format!("turn aborted: {reason}")));
         }
         "error" | "stream_error" => {
             let text = error_message(msg.get("message"))
-                .unwrap_or_else(|| "codex error (no message)".to_owned());
-            out.push(Entry::stderr(ts, text));
+                .unwrap_or_else(|| "codex error (no message)".owned());
+            out.emit(Entry::stderr(ts, text));
         }
         "warning" => out
             .push(Entry::system(ts, format!("warning: {}", str_of(msg, "message").unwrap_or("")))),
         "background_event" => {
-            out.push(Entry::system(ts, str_of(msg, "message").unwrap_or("background event")))
+            out.emit(Entry::system(ts, str_of(msg, "message").unwrap_or("background event")))
         }
-        "plan_update" => out.push(Entry::system(ts, plan_text(msg))),
+        "plan_update" => out.emit(Entry::system(ts, plan_text(msg))),
         "turn_diff" => {
             // The turn's aggregated diff repeats the patch_apply_begin changes: one line.
             let files: Vec<&str> = str_of(msg, "unified_diff")
@@ -154,12 +157,12 @@ pub(super) fn parse(
                 .lines()
                 .filter_map(|l| l.strip_prefix("+++ b/").or_else(|| l.strip_prefix("+++ ")))
                 .collect();
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("turn diff: {} file(s) changed {}", files.len(), files.join(", ")),
             ));
         }
-        "exec_approval_request" => out.push(Entry::system(
+        "exec_approval_request" => out.emit(Entry::system(
             ts,
             format!(
                 "approval requested to run: {}{}",
@@ -169,26 +172,26 @@ pub(super) fn parse(
         )),
         "apply_patch_approval_request" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("approval requested to patch: {}{}", files.join(", "), reason_suffix(msg)),
             ));
         }
-        "session_configured" => out.push(Entry::init(
+        "session_configured" => out.emit(Entry::init(
             ts,
             nonempty_str(msg, "model").unwrap_or("codex"),
             str_of(msg, "session_id").unwrap_or(""),
         )),
-        "entered_review_mode" => out.push(Entry::system(ts, "entered review mode")),
-        "exited_review_mode" => out.push(Entry::system(ts, "exited review mode")),
-        "context_compacted" => out.push(Entry::system(ts, "context compacted")),
+        "entered_review_mode" => out.emit(Entry::system(ts, "entered review mode")),
+        "exited_review_mode" => out.emit(Entry::system(ts, "exited review mode")),
+        "context_compacted" => out.emit(Entry::system(ts, "context compacted")),
         "deprecation_notice" => {
             let summary = str_of(msg, "summary").unwrap_or("");
-            out.push(Entry::system(ts, format!("deprecation notice: {summary}")));
+            out.emit(Entry::system(ts, format!("deprecation notice: {summary}")));
         }
         "raw_response_item" => match msg.get("item") {
             Some(item) => rollout::response_item(item, ts, state, out),
-            None => out.push(unknown(ts, "event: raw_response_item", msg)),
+            None => out.emit(unknown(ts, "event: raw_response_item", msg)),
         },
         // Replies to UI requests and session bookkeeping: not transcript content.
         "shutdown_complete"
@@ -197,7 +200,7 @@ pub(super) fn parse(
         | "mcp_list_tools_response"
         | "list_custom_prompts_response"
         | "list_skills_response" => {}
-        _ => out.push(unknown(ts, &format!("event: {}", common::event_name(msg)), msg)),
+        _ => out.emit(unknown(ts, &format!("event: {}", common::event_name(msg)), msg)),
     }
 }
 
@@ -220,11 +223,11 @@ pub(super) fn thinking(ts: &str, text: &str, raw: bool, delta: bool) -> Entry {
 }
 
 fn user_text(msg: &Value) -> String {
-    let mut text = str_of(msg, "message").unwrap_or("").to_owned();
+    let mut text = str_of(msg, "message").unwrap_or("").owned();
     let images = msg.get("images").and_then(Value::as_array).map_or(0, Vec::len)
         + msg.get("local_images").and_then(Value::as_array).map_or(0, Vec::len);
     if images > 0 {
-        text.push_str(&format!("\n[{images} image(s)]"));
+        let _ = write!(text, "\n[{images} image(s)]");
     }
     text
 }
@@ -246,14 +249,14 @@ fn tool_event(
     if rollout && state.is_none() {
         return;
     }
-    let id = str_of(msg, "call_id").unwrap_or("").to_owned();
+    let id = str_of(msg, "call_id").unwrap_or("").owned();
     let is_begin = ty.ends_with("_begin") || ty == "view_image_tool_call";
     let (name, input) = call_of(msg, ty);
     let call_first = first_sighting(&mut state, key("call", &id));
     if is_begin {
         // Legacy streams have no second copy: every begin is shown.
         if call_first != Some(false) || !rollout {
-            out.push(Entry::tool_call(ts, name, input, Some(id)));
+            out.emit(Entry::tool_call(ts, name, input, Some(id)));
             if ty == "patch_apply_begin" {
                 if let Some(changes) = msg.get("changes") {
                     diff::change_map(changes, ts, out);
@@ -264,45 +267,45 @@ fn tool_event(
     }
     if call_first == Some(true) {
         // A stateful parser that never saw the begin event shows the call first.
-        out.push(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
+        out.emit(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
     }
     if first_sighting(&mut state, key("result", &id)) == Some(false) && rollout {
         return;
     }
     let (content, is_error, duration) = result_of(msg, ty);
-    out.push(tool_result(ts, &id, Some(&name), content, is_error, duration));
+    out.emit(tool_result(ts, &id, Some(&name), content, is_error, duration));
 }
 
 fn call_of(msg: &Value, ty: &str) -> (String, Value) {
     match ty {
         "exec_command_begin" | "exec_command_end" => {
-            let input = object(&[
+            let input = object([
                 ("command", Some(Value::String(command_text(msg.get("command"))))),
                 ("cwd", msg.get("cwd").filter(|c| c.is_string()).cloned()),
             ]);
-            ("shell".to_owned(), input)
+            ("shell".owned(), input)
         }
         "patch_apply_begin" | "patch_apply_end" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
-            let input = object(&[
-                ("files", (!files.is_empty()).then(|| json!(files))),
+            let input = object([
+                ("files", (!files.is_empty()).then(|| Value::from(files))),
                 ("auto_approved", msg.get("auto_approved").cloned()),
             ]);
-            ("apply_patch".to_owned(), input)
+            ("apply_patch".owned(), input)
         }
         "mcp_tool_call_begin" | "mcp_tool_call_end" => {
             let inv = msg.get("invocation").unwrap_or(&Value::Null);
             let server = str_of(inv, "server").unwrap_or("");
             let tool = str_of(inv, "tool").unwrap_or("tool");
-            let name = if server.is_empty() { tool.to_owned() } else { format!("{server}.{tool}") };
+            let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args =
                 inv.get("arguments").filter(|a| !a.is_null()).cloned().unwrap_or_else(|| json!({}));
             (name, args)
         }
         "view_image_tool_call" => {
-            ("view_image".to_owned(), object(&[("path", msg.get("path").cloned())]))
+            ("view_image".owned(), object([("path", msg.get("path").cloned())]))
         }
-        _ => ("web_search".to_owned(), object(&[("query", msg.get("query").cloned())])),
+        _ => ("web_search".owned(), object([("query", msg.get("query").cloned())])),
     }
 }
 
@@ -313,23 +316,21 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
         "exec_command_end" => {
             let code = msg.get("exit_code").and_then(Value::as_i64).unwrap_or(0);
             let mut text = match nonempty_str(msg, "aggregated_output") {
-                Some(a) => a.trim_end().to_owned(),
+                Some(a) => a.trim_end().owned(),
                 None => {
                     let (o, e) =
                         (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
-                    [o.trim_end(), e.trim_end()]
-                        .iter()
-                        .filter(|s| !s.is_empty())
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join("\n")
+                    common::join(
+                        [o.trim_end(), e.trim_end()].into_iter().filter(|s| !s.is_empty()),
+                        "\n",
+                    )
                 }
             };
             if code != 0 {
                 if !text.is_empty() {
                     text.push('\n');
                 }
-                text.push_str(&format!("exit code {code}"));
+                let _ = write!(text, "exit code {code}");
             } else if text.is_empty() {
                 text.push_str("(no output)");
             }
@@ -338,16 +339,14 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
         }
         "patch_apply_end" => {
             let (o, e) = (str_of(msg, "stdout").unwrap_or(""), str_of(msg, "stderr").unwrap_or(""));
-            let text = [o.trim_end(), e.trim_end()]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = common::join(
+                [o.trim_end(), e.trim_end()].into_iter().filter(|s| !s.is_empty()),
+                "\n",
+            );
             let ok = msg.get("success").and_then(Value::as_bool).unwrap_or(true);
             (
                 if text.is_empty() {
-                    if ok { "patch applied" } else { "patch failed" }.to_owned()
+                    if ok { "patch applied" } else { "patch failed" }.owned()
                 } else {
                     text
                 },
@@ -359,7 +358,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
             let result = msg.get("result").unwrap_or(&Value::Null);
             if let Some(err) = result.get("Err") {
                 return (
-                    error_message(Some(err)).unwrap_or_else(|| "tool failed".to_owned()),
+                    error_message(Some(err)).unwrap_or_else(|| "tool failed".owned()),
                     true,
                     duration,
                 );
@@ -374,7 +373,7 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
                 }
             }
             let is_error = bool_of(ok, "isError") || bool_of(ok, "is_error");
-            (if text.is_empty() { "(no output)".to_owned() } else { text }, is_error, duration)
+            (if text.is_empty() { "(no output)".owned() } else { text }, is_error, duration)
         }
         "web_search_end" => {
             (format!("searched: {}", str_of(msg, "query").unwrap_or("")), false, duration)
@@ -402,7 +401,7 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
         Some(info) => {
             let total = info.get("total_token_usage").map(Usage::from_value).unwrap_or_default();
             let last = info.get("last_token_usage").map(Usage::from_value).unwrap_or(total);
-            (format!("tokens: {} · session total {}", last.text(), total.total), total)
+            (format!("tokens: {} · session total {}", last.text(), num_text(total.total)), total)
         }
         None if msg.get("input_tokens").is_some() || msg.get("output_tokens").is_some() => {
             let u = Usage::from_value(msg);
@@ -416,13 +415,13 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
         }
         st.usage = Some(total);
     }
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }
 
 fn plan_text(msg: &Value) -> String {
-    let mut text = "plan:".to_owned();
+    let mut text = "plan:".owned();
     if let Some(e) = nonempty_str(msg, "explanation") {
-        text.push_str(&format!(" {e}"));
+        let _ = write!(text, " {e}");
     }
     for step in path(msg, &["plan"]).and_then(Value::as_array).into_iter().flatten() {
         let mark = match str_of(step, "status") {
@@ -430,7 +429,7 @@ fn plan_text(msg: &Value) -> String {
             Some("in_progress") => "[~]",
             _ => "[ ]",
         };
-        text.push_str(&format!("\n{mark} {}", str_of(step, "step").unwrap_or("")));
+        let _ = write!(text, "\n{mark} {}", str_of(step, "step").unwrap_or(""));
     }
     text
 }

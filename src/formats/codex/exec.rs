@@ -11,8 +11,11 @@
 
 use super::{diff, first_sighting, key, object, result_entry, tool_result, unknown, State, Usage};
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, content_text, nonempty_str, str_of, type_of};
+use crate::formats::common::{
+    self, bool_of, content_text, nonempty_str, str_of, type_of, Emit, Owned,
+};
 use serde_json::{json, Value};
+use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Phase {
@@ -29,27 +32,24 @@ pub(super) fn parse(
     out: &mut Vec<Entry>,
 ) {
     match ty {
-        "thread.started" => out.push(Entry::init(
+        "thread.started" => out.emit(Entry::init(
             ts,
             nonempty_str(v, "model").unwrap_or("codex"),
             str_of(v, "thread_id").unwrap_or(""),
         )),
-        "turn.started" => out.push(Entry::system(ts, "turn started")),
+        "turn.started" => out.emit(Entry::system(ts, "turn started")),
         "turn.completed" => {
             let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
-            out.push(result_entry(ts, "", usage, false, Vec::new()));
+            out.emit(result_entry(ts, "", usage, false, Vec::new()));
         }
         "turn.failed" => {
             let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
-            let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".to_owned());
-            out.push(result_entry(ts, "", usage, true, vec![msg]));
+            let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".owned());
+            out.emit(result_entry(ts, "", usage, true, vec![msg]));
         }
         "error" => {
             let msg = error_message(v.get("message")).or_else(|| error_message(v.get("error")));
-            out.push(Entry::stderr(
-                ts,
-                msg.unwrap_or_else(|| "codex error (no message)".to_owned()),
-            ));
+            out.emit(Entry::stderr(ts, msg.unwrap_or_else(|| "codex error (no message)".owned())));
         }
         "item.started" | "item.updated" | "item.completed" => {
             let phase = match ty {
@@ -59,7 +59,7 @@ pub(super) fn parse(
             };
             match v.get("item").filter(|i| i.is_object()) {
                 Some(item) => parse_item(item, ty, phase, ts, state, out),
-                None => out.push(unknown(ts, ty, v)),
+                None => out.emit(unknown(ts, ty, v)),
             }
         }
         "item.plan.delta" => {
@@ -69,11 +69,11 @@ pub(super) fn parse(
                 st.seen.insert(key("plan-delta", id));
             }
             if !delta.is_empty() {
-                out.push(with_item_id(Entry::assistant_delta(ts, delta), id));
+                out.emit(with_item_id(Entry::assistant_delta(ts, delta), id));
             }
         }
-        "request_user_input" => out.push(Entry::system(ts, questions_text(v))),
-        _ => out.push(unknown(ts, &format!("event: {}", common::event_name(v)), v)),
+        "request_user_input" => out.emit(Entry::system(ts, questions_text(v))),
+        _ => out.emit(unknown(ts, &format!("event: {}", common::event_name(v)), v)),
     }
 }
 
@@ -97,14 +97,14 @@ fn parse_item(
                 if let Entry::Assistant { channel, .. } = &mut e {
                     *channel = phase_channel(str_of(item, "phase"));
                 }
-                out.push(e);
+                out.emit(e);
             }
         }
         "plan" if phase == Phase::Completed => {
             let streamed = state.as_deref().is_some_and(|s| s.seen.contains(key("plan-delta", id)));
             let text = str_of(item, "text").unwrap_or("");
             if !streamed && !text.is_empty() {
-                out.push(with_item_id(Entry::assistant(ts, text), id));
+                out.emit(with_item_id(Entry::assistant(ts, text), id));
             }
         }
         "reasoning" if phase == Phase::Completed => {
@@ -114,25 +114,25 @@ fn parse_item(
                 if let Entry::Thinking { channel, .. } = &mut e {
                     *channel = Some("summary");
                 }
-                out.push(e);
+                out.emit(e);
             }
         }
         "agent_message" | "plan" | "reasoning" => {}
         "error" => {
             if phase == Phase::Completed {
-                let msg = error_message(item.get("message")).unwrap_or_else(|| "error".to_owned());
-                out.push(Entry::stderr(ts, msg));
+                let msg = error_message(item.get("message")).unwrap_or_else(|| "error".owned());
+                out.emit(Entry::stderr(ts, msg));
             }
         }
         "todo_list" => {
             let text = todo_text(item.get("items"));
             if first_sighting(&mut state, key(&format!("todo:{id}"), &text)) != Some(false) {
-                out.push(Entry::system(ts, text));
+                out.emit(Entry::system(ts, text));
             }
         }
         "command_execution" | "file_change" | "mcp_tool_call" | "collab_tool_call"
         | "web_search" => tool_item(item, item_ty, phase, ts, state, out),
-        _ => out.push(unknown(
+        _ => out.emit(unknown(
             ts,
             &format!("{ty}: {}", if item_ty.is_empty() { "untyped item" } else { item_ty }),
             item,
@@ -150,7 +150,7 @@ fn tool_item(
 ) {
     let (name, input) = call_of(item, item_ty);
     let id = match nonempty_str(item, "id") {
-        Some(id) => id.to_owned(),
+        Some(id) => id.owned(),
         // No id in the data: one derived from what the call is, the same on both lines.
         None => format!("codex-{item_ty}-{:016x}", key(&name, &common::compact_json(&input))),
     };
@@ -160,18 +160,18 @@ fn tool_item(
     match phase {
         Phase::Started if !single_shot => {
             first_sighting(&mut state, key("call", &id));
-            out.push(Entry::tool_call(ts, name, input, Some(id)));
+            out.emit(Entry::tool_call(ts, name, input, Some(id)));
         }
         Phase::Started | Phase::Updated => {}
         Phase::Completed => {
             if single_shot || first_sighting(&mut state, key("call", &id)) == Some(true) {
-                out.push(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
+                out.emit(Entry::tool_call(ts, name.clone(), input, Some(id.clone())));
             }
             if item_ty == "file_change" {
                 file_change_diffs(item, ts, out);
             }
             let (content, is_error) = result_of(item, item_ty);
-            out.push(tool_result(ts, &id, Some(&name), content, is_error, None));
+            out.emit(tool_result(ts, &id, Some(&name), content, is_error, None));
         }
     }
 }
@@ -180,19 +180,21 @@ fn tool_item(
 fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
     match item_ty {
         "command_execution" => (
-            "command_execution".to_owned(),
-            json!({ "command": str_of(item, "command").unwrap_or("") }),
+            "command_execution".owned(),
+            object([("command", Some(str_of(item, "command").unwrap_or("").into()))]),
         ),
         "file_change" => {
             let changes: Vec<Value> = changes_of(item)
-                .map(|(path, kind)| json!({ "path": path, "kind": kind }))
+                .map(|(path, kind)| {
+                    object([("path", Some(path.into())), ("kind", Some(kind.into()))])
+                })
                 .collect();
-            ("file_change".to_owned(), json!({ "changes": changes }))
+            ("file_change".owned(), object([("changes", Some(Value::Array(changes)))]))
         }
         "mcp_tool_call" => {
             let server = str_of(item, "server").unwrap_or("");
             let tool = str_of(item, "tool").unwrap_or("tool");
-            let name = if server.is_empty() { tool.to_owned() } else { format!("{server}.{tool}") };
+            let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args = match item.get("arguments") {
                 None | Some(Value::Null) => json!({}),
                 Some(a) => a.clone(),
@@ -200,20 +202,20 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
             (name, args)
         }
         "collab_tool_call" => {
-            let input = object(&[
+            let input = object([
                 ("prompt", item.get("prompt").filter(|p| !p.is_null()).cloned()),
                 ("receiver_thread_ids", item.get("receiver_thread_ids").cloned()),
             ]);
-            (str_of(item, "tool").unwrap_or("collab_tool_call").to_owned(), input)
+            (str_of(item, "tool").unwrap_or("collab_tool_call").owned(), input)
         }
         "web_search" => {
             let query = nonempty_str(item, "query")
-                .map(str::to_owned)
+                .map(str::owned)
                 .or_else(|| item.get("action").map(action_text))
                 .unwrap_or_default();
-            ("web_search".to_owned(), json!({ "query": query }))
+            ("web_search".owned(), object([("query", Some(query.into()))]))
         }
-        _ => (item_ty.to_owned(), object(&[("path", item.get("path").cloned())])),
+        _ => (item_ty.owned(), object([("path", item.get("path").cloned())])),
     }
 }
 
@@ -224,7 +226,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
     match item_ty {
         "command_execution" => {
             let exit = item.get("exit_code").and_then(Value::as_i64);
-            let mut text = str_of(item, "aggregated_output").unwrap_or("").trim_end().to_owned();
+            let mut text = str_of(item, "aggregated_output").unwrap_or("").trim_end().owned();
             match exit {
                 Some(code) if code != 0 => push_line(&mut text, &format!("exit code {code}")),
                 _ if status == "declined" => push_line(&mut text, "command declined"),
@@ -244,7 +246,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
         "mcp_tool_call" => {
             let err = item.get("error").filter(|e| !e.is_null());
             if let Some(e) = err {
-                return (error_message(Some(e)).unwrap_or_else(|| "tool failed".to_owned()), true);
+                return (error_message(Some(e)).unwrap_or_else(|| "tool failed".owned()), true);
             }
             let result = item.get("result").filter(|r| !r.is_null());
             let mut text =
@@ -272,7 +274,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
                 }
             }
             if lines.is_empty() {
-                lines.push(status.to_owned());
+                lines.push(status.owned());
             }
             (lines.join("\n"), failed)
         }
@@ -283,7 +285,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             };
             (text, failed)
         }
-        _ => (if status.is_empty() { "done".to_owned() } else { status.to_owned() }, failed),
+        _ => (if status.is_empty() { "done".owned() } else { status.owned() }, failed),
     }
 }
 
@@ -307,7 +309,7 @@ fn file_change_diffs(item: &Value, ts: &str, out: &mut Vec<Entry>) {
     let mut budget = diff::Budget::default();
     for c in item.get("changes").and_then(Value::as_array).into_iter().flatten() {
         let (path, kind) = change_of(c);
-        out.push(Entry::diff(ts, "file_header", format!("{path} ({kind})")));
+        out.emit(Entry::diff(ts, "file_header", format!("{path} ({kind})")));
         if let Some(d) = nonempty_str(c, "diff") {
             diff::unified(d, ts, &mut budget, out);
         }
@@ -325,24 +327,24 @@ pub(super) fn action_text(a: &Value) -> String {
             str_of(a, "url").unwrap_or("")
         ),
         "" => String::new(),
-        other => other.to_owned(),
+        other => other.owned(),
     }
 }
 
 fn todo_text(items: Option<&Value>) -> String {
-    let mut text = "todo list:".to_owned();
+    let mut text = "todo list:".owned();
     for it in items.and_then(Value::as_array).into_iter().flatten() {
         let mark = if bool_of(it, "completed") { "[x]" } else { "[ ]" };
-        text.push_str(&format!("\n{mark} {}", str_of(it, "text").unwrap_or("")));
+        let _ = write!(text, "\n{mark} {}", str_of(it, "text").unwrap_or(""));
     }
     text
 }
 
 fn questions_text(v: &Value) -> String {
-    let mut text = "codex asks:".to_owned();
+    let mut text = "codex asks:".owned();
     for q in v.get("questions").and_then(Value::as_array).into_iter().flatten() {
         let header = nonempty_str(q, "header").map(|h| format!("{h}: ")).unwrap_or_default();
-        text.push_str(&format!("\n{header}{}", str_of(q, "question").unwrap_or("")));
+        let _ = write!(text, "\n{header}{}", str_of(q, "question").unwrap_or(""));
         let options: Vec<&str> = q
             .get("options")
             .and_then(Value::as_array)
@@ -351,7 +353,7 @@ fn questions_text(v: &Value) -> String {
             .filter_map(|o| str_of(o, "label").or_else(|| o.as_str()))
             .collect();
         if !options.is_empty() {
-            text.push_str(&format!(" [{}]", options.join(" / ")));
+            let _ = write!(text, " [{}]", options.join(" / "));
         }
     }
     text
@@ -369,7 +371,7 @@ pub(super) fn phase_channel(phase: Option<&str>) -> Option<&'static str> {
 pub(super) fn with_item_id(mut e: Entry, id: &str) -> Entry {
     if !id.is_empty() {
         if let Entry::Assistant { item_id, .. } | Entry::Thinking { item_id, .. } = &mut e {
-            *item_id = Some(id.to_owned());
+            *item_id = Some(id.owned());
         }
     }
     e
@@ -381,7 +383,7 @@ pub(super) fn error_message(v: Option<&Value>) -> Option<String> {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Object(_) => {
             let v = v?;
-            nonempty_str(v, "message").map(str::to_owned).or_else(|| Some(common::compact_json(v)))
+            nonempty_str(v, "message").map(str::owned).or_else(|| Some(common::compact_json(v)))
         }
         _ => None,
     }

@@ -10,8 +10,11 @@ use super::events::{self, dup_tag, thinking};
 use super::exec::{action_text, phase_channel, with_item_id};
 use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
-use crate::formats::common::{clip, content_text, nonempty_str, str_of, type_of};
+use crate::formats::common::{
+    self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
+};
 use serde_json::{json, Value};
+use std::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
 const MAX_CONTEXT_CHARS: usize = 500;
@@ -32,13 +35,13 @@ pub(super) fn parse(
         "compacted" => {
             let summary = str_of(payload, "message").unwrap_or("");
             let text = if summary.is_empty() {
-                "context compacted".to_owned()
+                "context compacted".owned()
             } else {
                 format!("context compacted; summary:\n{summary}")
             };
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
-        _ => out.push(unknown(ts, ty, v)),
+        _ => out.emit(unknown(ts, ty, v)),
     }
 }
 
@@ -46,7 +49,7 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
     // The meta line may nest the fields under `meta` (with `git` beside it).
     let m = p.get("meta").filter(|m| m.is_object()).unwrap_or(p);
     let id = nonempty_str(m, "id").or_else(|| nonempty_str(m, "session_id")).unwrap_or("");
-    out.push(Entry::init(ts, nonempty_str(m, "model").unwrap_or("codex"), id));
+    out.emit(Entry::init(ts, nonempty_str(m, "model").unwrap_or("codex"), id));
     let mut parts = Vec::new();
     for (label, k) in [
         ("originator", "originator"),
@@ -63,7 +66,7 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
         parts.push(format!("git branch {branch}"));
     }
     if !parts.is_empty() {
-        out.push(Entry::system(ts, format!("codex session: {}", parts.join(" · "))));
+        out.emit(Entry::system(ts, format!("codex session: {}", parts.join(" · "))));
     }
 }
 
@@ -88,7 +91,7 @@ fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<En
     let k = key("turn-context", &text);
     if st.turn_context != Some(k) {
         st.turn_context = Some(k);
-        out.push(Entry::system(ts, text));
+        out.emit(Entry::system(ts, text));
     }
 }
 
@@ -114,7 +117,7 @@ pub(super) fn response_item(
                     if !text.trim().is_empty()
                         && copy_sighting(&mut state, key(tag, text)) != Some(false)
                     {
-                        out.push(thinking(ts, text, raw, false));
+                        out.emit(thinking(ts, text, raw, false));
                     }
                 }
             }
@@ -127,7 +130,7 @@ pub(super) fn response_item(
                 }
             }
             let patches = diff::patches_in(&input);
-            out.push(Entry::tool_call(ts, name.clone(), input, id.clone()));
+            out.emit(Entry::tool_call(ts, name.clone(), input, id.clone()));
             let mut budget = diff::Budget::default();
             for patch in &patches {
                 diff::envelope(patch, ts, &mut budget, out);
@@ -137,22 +140,22 @@ pub(super) fn response_item(
             if let (Some(id), "web_search_call", Some("completed")) = (&id, ty, str_of(p, "status"))
             {
                 let action = p.get("action").map(action_text).unwrap_or_default();
-                out.push(tool_result(ts, id, Some(&name), action, false, None));
+                out.emit(tool_result(ts, id, Some(&name), action, false, None));
             }
         }
         "function_call_output" | "custom_tool_call_output" | "mcp_tool_call_output" => {
-            let id = str_of(p, "call_id").unwrap_or("").to_owned();
+            let id = str_of(p, "call_id").unwrap_or("").owned();
             if first_sighting(&mut state, key("result", &id)) == Some(false) {
                 return;
             }
             let (content, is_error, duration) =
                 output_of(p.get("output").or_else(|| p.get("result")));
-            out.push(tool_result(ts, &id, None, content, is_error, duration));
+            out.emit(tool_result(ts, &id, None, content, is_error, duration));
         }
         // Git snapshots the harness takes for /undo: not conversation content.
         "ghost_snapshot" => {}
-        "compaction" | "compaction_summary" => out.push(Entry::system(ts, "context compacted")),
-        _ => out.push(unknown(
+        "compaction" | "compaction_summary" => out.emit(Entry::system(ts, "context compacted")),
+        _ => out.emit(unknown(
             ts,
             &format!("response_item: {}", if ty.is_empty() { "untyped" } else { ty }),
             p,
@@ -161,7 +164,7 @@ pub(super) fn response_item(
 }
 
 fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
-    let call_id = nonempty_str(p, "call_id").or_else(|| nonempty_str(p, "id")).map(str::to_owned);
+    let call_id = nonempty_str(p, "call_id").or_else(|| nonempty_str(p, "id")).map(str::owned);
     match ty {
         "function_call" => {
             let args = str_of(p, "arguments").unwrap_or("");
@@ -173,27 +176,27 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
                     None => json!({}),
                 },
             };
-            (str_of(p, "name").unwrap_or("function").to_owned(), input, call_id)
+            (str_of(p, "name").unwrap_or("function").owned(), input, call_id)
         }
         "custom_tool_call" => {
             let input = p.get("input").cloned().unwrap_or(Value::Null);
-            (str_of(p, "name").unwrap_or("custom_tool").to_owned(), input, call_id)
+            (str_of(p, "name").unwrap_or("custom_tool").owned(), input, call_id)
         }
         "local_shell_call" => {
             let action = p.get("action").unwrap_or(&Value::Null);
-            let input = object(&[
+            let input = object([
                 ("command", Some(Value::String(command_text(action.get("command"))))),
                 ("workdir", action.get("working_directory").filter(|w| w.is_string()).cloned()),
             ]);
-            ("local_shell".to_owned(), input, call_id)
+            ("local_shell".owned(), input, call_id)
         }
         _ => {
             let action = p.get("action").unwrap_or(&Value::Null);
             let input = match nonempty_str(action, "query") {
-                Some(q) => json!({ "query": q }),
+                Some(q) => object([("query", Some(q.into()))]),
                 None => action.clone(),
             };
-            ("web_search".to_owned(), input, call_id)
+            ("web_search".owned(), input, call_id)
         }
     }
 }
@@ -213,7 +216,7 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
             _ => return (nonempty_or(s, "(no output)"), text_output_failed(s), None),
         },
         Some(v) => v,
-        None => return ("(no output)".to_owned(), false, None),
+        None => return ("(no output)".owned(), false, None),
     };
     match v {
         Value::Object(_) => {
@@ -221,12 +224,12 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
                 v.get("output").or_else(|| v.get("content")).map(content_text).unwrap_or_default();
             let meta = v.get("metadata").unwrap_or(&Value::Null);
             let code = meta.get("exit_code").and_then(Value::as_i64);
-            let mut text = body.trim_end().to_owned();
+            let mut text = body.trim_end().owned();
             if let Some(c) = code.filter(|c| *c != 0) {
                 if !text.is_empty() {
                     text.push('\n');
                 }
-                text.push_str(&format!("exit code {c}"));
+                let _ = write!(text, "exit code {c}");
             }
             let failed = code.is_some_and(|c| c != 0)
                 || v.get("success").and_then(Value::as_bool) == Some(false);
@@ -255,9 +258,9 @@ fn text_output_failed(s: &str) -> bool {
 
 fn nonempty_or(s: &str, fallback: &str) -> String {
     if s.trim().is_empty() {
-        fallback.to_owned()
+        fallback.owned()
     } else {
-        s.to_owned()
+        s.owned()
     }
 }
 
@@ -266,12 +269,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
     let blocks: &[Value] = p.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
     match role {
         "assistant" => {
-            let text = blocks
-                .iter()
-                .map(block_text)
-                .filter(|t| !t.is_empty())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = common::join(blocks.iter().map(block_text).filter(|t| !t.is_empty()), "\n");
             if text.trim().is_empty()
                 || copy_sighting(&mut state, key(dup_tag("agent_message"), &text)) == Some(false)
             {
@@ -281,7 +279,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
             if let Entry::Assistant { channel, .. } = &mut e {
                 *channel = phase_channel(str_of(p, "phase"));
             }
-            out.push(e);
+            out.emit(e);
         }
         "user" => {
             let mut texts = Vec::new();
@@ -292,7 +290,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                     _ => {
                         let t = block_text(b);
                         match injected_context(&t) {
-                            Some(summary) => out.push(Entry::system(ts, summary)),
+                            Some(summary) => out.emit(Entry::system(ts, summary)),
                             None if !t.trim().is_empty() => texts.push(t),
                             None => {}
                         }
@@ -307,11 +305,11 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                 return;
             }
             let shown = if images > 0 {
-                format!("{text}\n[{images} image(s)]").trim().to_owned()
+                format!("{text}\n[{images} image(s)]").trim().owned()
             } else {
                 text
             };
-            out.push(Entry::user(ts, shown));
+            out.emit(Entry::user(ts, shown));
         }
         _ => {
             // developer / system instructions the harness sends with every session.
@@ -321,7 +319,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                     continue;
                 }
                 let summary = injected_context(&t).unwrap_or_else(|| context_summary(role, &t));
-                out.push(Entry::system(ts, format!("{role}: {summary}")));
+                out.emit(Entry::system(ts, format!("{role}: {summary}")));
             }
         }
     }
@@ -330,9 +328,9 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
 fn block_text(b: &Value) -> String {
     match type_of(b) {
         "input_text" | "output_text" | "text" | "summary_text" => {
-            str_of(b, "text").unwrap_or("").to_owned()
+            str_of(b, "text").unwrap_or("").owned()
         }
-        "input_image" => "[image]".to_owned(),
+        "input_image" => "[image]".owned(),
         _ => content_text(b),
     }
 }
@@ -356,24 +354,22 @@ pub(super) fn injected_context(text: &str) -> Option<String> {
     if tag == "environment_context" {
         let fields = xml_fields(inner);
         if !fields.is_empty() {
-            return Some(format!("environment: {}", fields.join(" · ")));
+            return Some(format!("environment: {fields}"));
         }
     }
     Some(context_summary(tag, inner))
 }
 
-/// `<cwd>/x</cwd>\n<shell>zsh</shell>` → `["cwd /x", "shell zsh"]` (simple one-line fields).
-fn xml_fields(inner: &str) -> Vec<String> {
-    inner
-        .lines()
-        .filter_map(|l| {
-            let l = l.trim();
-            let name = l.strip_prefix('<')?.split('>').next()?;
-            let value =
-                l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
-            Some(format!("{name} {value}"))
-        })
-        .collect()
+/// `<cwd>/x</cwd>\n<shell>zsh</shell>` → `cwd /x · shell zsh` (simple one-line fields; each
+/// is `name value`, never empty, so an empty result means none).
+fn xml_fields(inner: &str) -> String {
+    let fields = inner.lines().filter_map(|l| {
+        let l = l.trim();
+        let name = l.strip_prefix('<')?.split('>').next()?;
+        let value = l.strip_prefix(&format!("<{name}>"))?.strip_suffix(&format!("</{name}>"))?;
+        Some(format!("{name} {value}"))
+    });
+    common::join(fields, " · ")
 }
 
 fn context_summary(label: &str, body: &str) -> String {
@@ -397,7 +393,7 @@ pub(super) fn old_header(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     if v.get("record_type").is_some() {
         return; // `{"record_type":"state"}` markers carry nothing to show
     }
-    out.push(Entry::init(ts, "codex", str_of(v, "id").unwrap_or("")));
+    out.emit(Entry::init(ts, "codex", str_of(v, "id").unwrap_or("")));
 }
 
 /// A Responses-API item on its own line (pre-0.3x rollouts).

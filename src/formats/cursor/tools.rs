@@ -1,13 +1,13 @@
 //! Cursor tool calls: the tool name from the `tool_call` key, the input (`args` without
 //! Cursor's bookkeeping) and a readable result (`result.success|failure|error|…`).
 
-use super::super::common::{self, str_of};
+use super::super::common::{self, str_of, Owned};
 use serde_json::Value;
 
 /// `shellToolCall` → `shell`; `function` → its `name`; MCP calls → `mcp:<tool>`.
 pub(super) fn tool_name(key: &str, inner: &Value) -> String {
     if key == "function" {
-        return str_of(inner, "name").unwrap_or("function").to_owned();
+        return str_of(inner, "name").unwrap_or("function").owned();
     }
     if key == "mcpToolCall" {
         let args = inner.get("args").unwrap_or(&Value::Null);
@@ -22,7 +22,7 @@ pub(super) fn tool_name(key: &str, inner: &Value) -> String {
     key.strip_suffix("ToolCall")
         .filter(|s| !s.is_empty())
         .unwrap_or(key)
-        .to_owned()
+        .owned()
 }
 
 pub(super) fn tool_input(key: &str, inner: &Value) -> Value {
@@ -70,7 +70,7 @@ const SHELL_BOOKKEEPING: &[&str] = &[
 /// Readable tool output, whether it failed, and the run time Cursor reports (ms).
 pub(super) fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>) {
     let Some(r) = result else {
-        return ("(no result)".to_owned(), false, None);
+        return ("(no result)".owned(), false, None);
     };
     let Some(map) = r.as_object() else {
         return (common::content_text(r), false, None);
@@ -103,9 +103,9 @@ pub(super) fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>)
     }
     if text.is_empty() {
         text = if is_error {
-            outcome.to_owned()
+            outcome.owned()
         } else {
-            "(no output)".to_owned()
+            "(no output)".owned()
         };
     }
     let duration = body
@@ -123,14 +123,13 @@ fn readable(body: &Value) -> String {
             if body.get("stdout").is_some() || body.get("interleavedOutput").is_some() {
                 let inter = str_of(body, "interleavedOutput").unwrap_or("");
                 if !inter.is_empty() {
-                    return inter.to_owned();
+                    return inter.owned();
                 }
-                let parts: Vec<&str> = ["stdout", "stderr"]
+                let parts = ["stdout", "stderr"]
                     .iter()
                     .filter_map(|k| str_of(body, k))
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                return parts.join("\n");
+                    .filter(|s| !s.is_empty());
+                return common::join(parts, "\n");
             }
             for k in [
                 "content",
@@ -153,7 +152,7 @@ fn readable(body: &Value) -> String {
                 let lines = body.get("linesCreated").and_then(Value::as_u64);
                 return match lines {
                     Some(n) => format!("wrote {p} ({n} lines)"),
-                    None => p.to_owned(),
+                    None => p.owned(),
                 };
             }
             common::compact_json(body)

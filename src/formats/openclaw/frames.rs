@@ -1,7 +1,7 @@
 //! OpenClaw `res` and `req` frames: compact lines for responses (stderr when `ok` is false),
 //! the user's message for `agent`/`chat.send` requests.
 
-use super::super::common::{self, path, str_of, type_of};
+use super::super::common::{self, path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
 
@@ -10,8 +10,8 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
         .get("id")
         .map(|i| {
             i.as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| i.to_string())
+                .map(str::owned)
+                .unwrap_or_else(|| common::compact_json(i))
         })
         .unwrap_or_default();
     if v.get("ok").and_then(Value::as_bool) != Some(true) {
@@ -21,18 +21,18 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
             Some(code) => format!("error: request {id} failed: {code}: {msg}"),
             None => format!("error: request {id} failed: {msg}"),
         };
-        out.push(Entry::stderr(ts, text));
+        out.emit(Entry::stderr(ts, text));
         return;
     }
     if type_of(payload) == "hello-ok" {
         let proto = payload
             .get("protocol")
-            .map(Value::to_string)
+            .map(common::compact_json)
             .unwrap_or_else(|| "?".into());
         let version = path(payload, &["server", "version"])
             .and_then(Value::as_str)
             .unwrap_or("?");
-        out.push(Entry::system(
+        out.emit(Entry::system(
             ts,
             format!("connected to the gateway (protocol {proto}, server {version})"),
         ));
@@ -43,9 +43,9 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
             let err = str_of(payload, "error")
                 .or_else(|| str_of(payload, "summary"))
                 .unwrap_or("run failed");
-            out.push(Entry::stderr(ts, format!("error: run {run}: {err}")));
+            out.emit(Entry::stderr(ts, format!("error: run {run}: {err}")));
         } else {
-            out.push(Entry::system(ts, format!("run {run}: {status}")));
+            out.emit(Entry::system(ts, format!("run {run}: {status}")));
         }
         return;
     }
@@ -55,23 +55,23 @@ pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry
     } else {
         format!("response {id}: ok ({details})")
     };
-    out.push(Entry::system(ts, text));
+    out.emit(Entry::system(ts, text));
 }
 
 pub(super) fn request(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     let method = str_of(v, "method").unwrap_or("");
     let params = v.get("params").unwrap_or(&Value::Null);
     match (method, str_of(params, "message")) {
-        ("agent" | "chat.send", Some(m)) if !m.trim().is_empty() => out.push(Entry::user(ts, m)),
+        ("agent" | "chat.send", Some(m)) if !m.trim().is_empty() => out.emit(Entry::user(ts, m)),
         ("connect", _) => {
             let client = path(params, &["client", "id"])
                 .and_then(Value::as_str)
                 .unwrap_or("client");
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("connecting to the gateway as {client}"),
             ));
         }
-        _ => out.push(Entry::system(ts, format!("request: {method}"))),
+        _ => out.emit(Entry::system(ts, format!("request: {method}"))),
     }
 }

@@ -12,9 +12,10 @@
 //! `bench/pi-session-before-compaction.jsonl` (pi-mono test fixtures), pi-mono
 //! `packages/agent/src/types.ts` and SessionManager entry types (read via the code index).
 
-use super::super::common::{self, num_of, str_of, type_of};
+use super::super::common::{self, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use serde_json::Value;
+use std::fmt::Write;
 
 /// Longest compaction/branch summary shown in a system line.
 const SUMMARY_CHARS: usize = 600;
@@ -26,43 +27,44 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "session" => {
             let model = match (str_of(v, "provider"), str_of(v, "modelId")) {
                 (Some(p), Some(m)) => format!("{p}/{m}"),
-                (None, Some(m)) => m.to_owned(),
-                _ => "unknown".to_owned(),
+                (None, Some(m)) => m.owned(),
+                _ => "unknown".owned(),
             };
-            out.push(Entry::init(ts, model, str_of(v, "id").unwrap_or("")));
+            out.emit(Entry::init(ts, model, str_of(v, "id").unwrap_or("")));
         }
         "message" => match v.get("message") {
             Some(m) => message(m, ts, true, out),
-            None => out.push(common::unknown_event(ts, "pi", v)),
+            None => out.emit(common::unknown_event(ts, "pi", v)),
         },
         "model_change" => {
-            let model = [str_of(v, "provider"), str_of(v, "modelId")]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join("/");
-            out.push(Entry::system(ts, format!("model changed to {model}")));
+            let model = common::join(
+                [str_of(v, "provider"), str_of(v, "modelId")]
+                    .into_iter()
+                    .flatten(),
+                "/",
+            );
+            out.emit(Entry::system(ts, format!("model changed to {model}")));
         }
         "thinking_level_change" => {
             let level = str_of(v, "thinkingLevel")
                 .or_else(|| str_of(v, "level"))
                 .unwrap_or("?");
-            out.push(Entry::system(ts, format!("thinking level: {level}")));
+            out.emit(Entry::system(ts, format!("thinking level: {level}")));
         }
         "compaction" => {
-            let mut text = String::from("context compacted");
+            let mut text = "context compacted".owned();
             if let Some(n) = v.get("tokensBefore").and_then(Value::as_f64) {
-                text.push_str(&format!(" ({n} tokens before)"));
+                let _ = write!(text, " ({} tokens before)", common::num_text(n));
             }
             if let Some(s) = str_of(v, "summary").filter(|s| !s.trim().is_empty()) {
                 text.push_str(": ");
                 text.push_str(&common::clip(s.trim(), SUMMARY_CHARS));
             }
-            out.push(Entry::system(ts, text));
+            out.emit(Entry::system(ts, text));
         }
         "branch_summary" => {
             let s = str_of(v, "summary").unwrap_or("");
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("branch summary: {}", common::clip(s.trim(), SUMMARY_CHARS)),
             ));
@@ -70,22 +72,22 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "custom_message" => {
             let text = common::content_text(v.get("content").unwrap_or(&Value::Null));
             let kind = str_of(v, "customType").unwrap_or("custom");
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("{kind}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
             ));
         }
         "custom" => {
             let kind = str_of(v, "customType").unwrap_or("extension");
-            out.push(Entry::system(ts, format!("extension state saved ({kind})")));
+            out.emit(Entry::system(ts, format!("extension state saved ({kind})")));
         }
         "label" => {
             let label = str_of(v, "label").unwrap_or("");
-            out.push(Entry::system(ts, format!("label: {label}")));
+            out.emit(Entry::system(ts, format!("label: {label}")));
         }
         "session_info" => {
             let name = str_of(v, "name").unwrap_or("");
-            out.push(Entry::system(ts, format!("session name: {name}")));
+            out.emit(Entry::system(ts, format!("session name: {name}")));
         }
         _ => return false,
     }
@@ -99,7 +101,7 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
         "user" => {
             let text = common::content_text(m.get("content").unwrap_or(&Value::Null));
             if !text.trim().is_empty() {
-                out.push(Entry::user(ts, text));
+                out.emit(Entry::user(ts, text));
             }
         }
         "assistant" => {
@@ -108,10 +110,10 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
                     "text" => push_text(block, "text", ts, false, out),
                     _ if block.is_string() => push_text(block, "text", ts, false, out),
                     "thinking" => push_text(block, "thinking", ts, true, out),
-                    "toolCall" if with_tool_calls => out.push(tool_call(block, ts)),
+                    "toolCall" if with_tool_calls => out.emit(tool_call(block, ts)),
                     "toolCall" => {}
-                    "image" => out.push(Entry::assistant(ts, common::content_text(block))),
-                    other => out.push(Entry::system(
+                    "image" => out.emit(Entry::assistant(ts, common::content_text(block))),
+                    other => out.emit(Entry::system(
                         ts,
                         format!(
                             "pi: {} content block not shown",
@@ -122,7 +124,7 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
             }
             stop_notice(m, ts, out);
         }
-        "toolResult" => out.push(tool_result(m, ts)),
+        "toolResult" => out.emit(tool_result(m, ts)),
         "bashExecution" => bash_execution(m, ts, out),
         other => {
             let text = common::content_text(
@@ -131,7 +133,7 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
                     .unwrap_or(&Value::Null),
             );
             let label = if other.is_empty() { "message" } else { other };
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("{label}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
             ));
@@ -156,7 +158,7 @@ fn push_text(block: &Value, key: &str, ts: &str, thinking: bool, out: &mut Vec<E
     if text.trim().is_empty() {
         return;
     }
-    out.push(if thinking {
+    out.emit(if thinking {
         Entry::thinking(ts, text)
     } else {
         Entry::assistant(ts, text)
@@ -173,13 +175,13 @@ pub fn stop_notice(m: &Value, ts: &str, out: &mut Vec<Entry>) {
             let detail = msg
                 .filter(|m| !m.starts_with("Request was aborted"))
                 .map(|m| format!(": {m}"));
-            out.push(Entry::system(
+            out.emit(Entry::system(
                 ts,
                 format!("request aborted{}", detail.unwrap_or_default()),
             ));
         }
-        (_, Some(msg)) => out.push(Entry::stderr(ts, format!("error: {msg}"))),
-        ("error", None) => out.push(Entry::stderr(ts, "error: the model request failed")),
+        (_, Some(msg)) => out.emit(Entry::stderr(ts, format!("error: {msg}"))),
+        ("error", None) => out.emit(Entry::stderr(ts, "error: the model request failed")),
         _ => {}
     }
 }
@@ -190,12 +192,12 @@ fn tool_call(block: &Value, ts: &str) -> Entry {
         .get("arguments")
         .cloned()
         .unwrap_or(Value::Object(Default::default()));
-    Entry::tool_call(ts, name, input, str_of(block, "id").map(str::to_owned))
+    Entry::tool_call(ts, name, input, str_of(block, "id").map(str::owned))
 }
 
 fn tool_result(m: &Value, ts: &str) -> Entry {
     let id = str_of(m, "toolCallId").unwrap_or("");
-    let name = str_of(m, "toolName").map(str::to_owned);
+    let name = str_of(m, "toolName").map(str::owned);
     let content = common::content_text(m.get("content").unwrap_or(&Value::Null));
     Entry::tool_result(
         ts,
@@ -209,26 +211,26 @@ fn tool_result(m: &Value, ts: &str) -> Entry {
 /// A `!command` the user ran: a `bash` call and its result, with an id made from its time.
 fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     let command = str_of(m, "command").unwrap_or("");
-    let id = format!("pi-bash-{}", num_of(m, "timestamp"));
-    out.push(Entry::tool_call(
+    let id = format!("pi-bash-{}", common::num_text(num_of(m, "timestamp")));
+    out.emit(Entry::tool_call(
         ts,
         "bash",
-        serde_json::json!({ "command": command }),
+        common::object([("command", Some(command.into()))]),
         Some(id.clone()),
     ));
-    let mut content = str_of(m, "output").unwrap_or("").to_owned();
+    let mut content = str_of(m, "output").unwrap_or("").owned();
     let code = m.get("exitCode").and_then(Value::as_i64);
     let cancelled = m.get("cancelled").and_then(Value::as_bool).unwrap_or(false);
     if let Some(c) = code.filter(|c| *c != 0) {
-        content.push_str(&format!("\nexit code {c}"));
+        let _ = write!(content, "\nexit code {c}");
     }
     if cancelled {
         content.push_str("\n(cancelled)");
     }
-    out.push(Entry::tool_result(
+    out.emit(Entry::tool_result(
         ts,
         id,
-        Some("bash".to_owned()),
+        Some("bash".owned()),
         content.trim_start_matches('\n'),
         code.is_some_and(|c| c != 0) || cancelled,
     ));
@@ -259,18 +261,18 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
     let reason = str_of(last, "stopReason").unwrap_or("stop");
     let errors: Vec<String> = str_of(last, "errorMessage")
         .filter(|s| !s.is_empty())
-        .map(str::to_owned)
+        .map(str::owned)
         .into_iter()
         .collect();
     Some(Entry::Result {
-        ts: ts.to_owned(),
+        ts: ts.owned(),
         text: String::new(),
         input_tokens: sum("input"),
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
         cost_usd: (cost * 1e9).round() / 1e9,
-        subtype: reason.to_owned(),
+        subtype: reason.owned(),
         is_error: matches!(reason, "error" | "aborted"),
         errors,
     })

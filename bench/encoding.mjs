@@ -1,0 +1,188 @@
+// How the wasm is written into ui-parser.js, measured: the shipped one-character-per-byte
+// string against base64 (what shipped before), hex, and the shipped scheme with a shift
+// (input for scripts/assemble.mjs + pkg-template/glue.js).
+//
+//   node bench/encoding.mjs [--runs N]        (also run by bench/run.mjs)
+//
+// - shipped: character = byte, except NUL, LF, CR, '"', '\\' written as 0x100 + byte;
+//   decoded with `charCodeAt(i) & 255`.
+// - shifted: the same with character = (byte + 0x30) & 255 (then the same five unsafe codes
+//   as 0x100 + code); decoded with `(charCodeAt(i) - 0x30) & 255`. Wasm is full of bytes
+//   0x00-0x1f (opcodes' small immediates, LEB128 tails); shifted, they are plain ASCII (one
+//   UTF-8 byte each) instead of control characters.
+// - base64 and hex, for reference.
+// For each built ui-parser wasm: the string literal's raw, gzip -9 and brotli-11 bytes; then
+// cold start (evaluate + first call) of dist/ui-parser.stateless.js rebuilt with each
+// encoding, in fresh processes.
+import { readFileSync, writeFileSync, existsSync, readdirSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { root, benchDir, distPath, loadHostStyle, median, mdTable, fmt, now } from "./lib.mjs";
+import { scanForHost } from "../tests/js/host.mjs";
+
+const SHIFT = 0x30;
+const UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
+
+function charPerByte(bytes, k) {
+  const parts = new Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    const c = (bytes[i] + k) & 255;
+    parts[i] = String.fromCharCode(UNSAFE.has(c) ? 0x100 + c : c);
+  }
+  return parts.join("");
+}
+
+const ENCODINGS = {
+  "one char per byte (shipped)": {
+    literal: (w) => charPerByte(w, 0),
+    decoder: null, // the shipped alWasmBytes
+  },
+  "one char per byte, shifted +0x30": {
+    literal: (w) => charPerByte(w, SHIFT),
+    decoder: `function alWasmBytes(s) {
+  var n = s.length, out = new Uint8Array(n);
+  for (var i = 0; i < n; i++) out[i] = (s.charCodeAt(i) - ${SHIFT}) & 255;
+  return out;
+}`,
+  },
+  hex: {
+    literal: (w) => w.toString("hex"),
+    decoder: `function alWasmBytes(s) {
+  var n = s.length >> 1, out = new Uint8Array(n);
+  for (var i = 0, j = 0; i < n; i++, j += 2) {
+    var a = s.charCodeAt(j), b = s.charCodeAt(j + 1);
+    out[i] = (((a & 15) + (a >> 6) * 9) << 4) | ((b & 15) + (b >> 6) * 9);
+  }
+  return out;
+}`,
+  },
+  "base64 (shipped before)": {
+    literal: (w) => w.toString("base64"),
+    decoder: `function alWasmBytes(s) {
+  var t = new Uint8Array(128), a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (var i = 0; i < 64; i++) t[a.charCodeAt(i)] = i;
+  var n = s.length;
+  while (n > 0 && s.charCodeAt(n - 1) === 61) n--;
+  var out = new Uint8Array((n * 3) >> 2), o = 0, j = 0;
+  for (; j + 4 <= n; j += 4) {
+    var v = (t[s.charCodeAt(j)] << 18) | (t[s.charCodeAt(j + 1)] << 12) | (t[s.charCodeAt(j + 2)] << 6) | t[s.charCodeAt(j + 3)];
+    out[o++] = v >> 16; out[o++] = (v >> 8) & 255; out[o++] = v & 255;
+  }
+  if (n - j >= 2) {
+    var w = (t[s.charCodeAt(j)] << 18) | (t[s.charCodeAt(j + 1)] << 12) | (n - j === 3 ? t[s.charCodeAt(j + 2)] << 6 : 0);
+    out[o++] = w >> 16;
+    if (n - j === 3) out[o++] = (w >> 8) & 255;
+  }
+  return out;
+}`,
+  },
+};
+
+const WASM_VAR = /var AGENTLINES_WASM = "([^"]*)";/;
+
+/** The wasm bytes inside a built ui-parser file (the shipped encoding). */
+export function wasmOf(src) {
+  const m = WASM_VAR.exec(src);
+  if (!m) throw new Error("the wasm string (var AGENTLINES_WASM) was not found");
+  const s = m[1];
+  const out = Buffer.alloc(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 255;
+  return out;
+}
+
+/** A built ui-parser file with `wasm` (default: its own) written in another encoding. */
+export function reencode(src, name, wasm = wasmOf(src)) {
+  const e = ENCODINGS[name];
+  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${e.literal(wasm)}";`);
+  if (e.decoder) {
+    const a = out.indexOf("function alWasmBytes(");
+    const b = out.indexOf("\n}\n", a);
+    if (a < 0 || b < 0) throw new Error("alWasmBytes was not found");
+    out = out.slice(0, a) + e.decoder + out.slice(b + 2);
+  }
+  return out;
+}
+
+const gz = (b) => gzipSync(b, { level: 9 }).length;
+const br = (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--child") {
+  const src = readFileSync(process.argv[3], "utf8");
+  const t0 = now();
+  const mod = loadHostStyle(src);
+  const t1 = now();
+  const r = mod.parseStdoutLine('{"type":"system","subtype":"init","model":"m","session_id":"s"}', "2026-01-01T00:00:00.000Z");
+  const t2 = now();
+  console.log(JSON.stringify({ evalMs: t1 - t0, firstMs: t2 - t1, entries: r.length }));
+  process.exit(0);
+}
+
+export function encodingReport({ runs = 7 } = {}) {
+  const notes = [];
+  const wasmDir = join(root, "target", "pkg-wasm");
+  const files = existsSync(wasmDir) ? readdirSync(wasmDir).filter((f) => f.endsWith(".wasm")).sort() : [];
+  const pick = ["host.wasm", "claude.wasm", "codex.wasm"].filter((f) => files.includes(f));
+  const sizeRows = [];
+  const shippedName = Object.keys(ENCODINGS)[0];
+  for (const f of pick) {
+    const w = readFileSync(join(wasmDir, f));
+    sizeRows.push([`${f} raw (reference)`, String(w.length), String(gz(w)), String(br(w)), ""]);
+    let base = 0;
+    for (const [name, e] of Object.entries(ENCODINGS)) {
+      const lit = Buffer.from(`"${e.literal(w)}"`, "utf8");
+      const g = gz(lit);
+      if (name === shippedName) base = g;
+      sizeRows.push([`${f} as ${name}`, String(lit.length), String(g), String(br(lit)),
+        name === shippedName ? "" : `${g - base >= 0 ? "+" : ""}${g - base} (${(((g - base) / base) * 100).toFixed(1)}%)`]);
+    }
+  }
+  // Cold start with each encoding, fresh processes.
+  const src = readFileSync(distPath("ui-parser.stateless.js"), "utf8");
+  const dir = join(root, "target", "bench-encoding");
+  mkdirSync(dir, { recursive: true });
+  const coldRows = [];
+  for (const name of Object.keys(ENCODINGS)) {
+    const re = reencode(src, name);
+    const file = join(dir, `ui-parser.stateless.${name.replace(/ /g, "-")}.js`);
+    writeFileSync(file, re);
+    const refused = scanForHost(re);
+    if (refused.length) notes.push(`encoding ${name}: the host's scanner (tests/js/host.mjs) would refuse it: ${refused.map((f) => f.rule).join(", ")}`);
+    // The decoder must give back the very bytes.
+    const probe = loadHostStyle(re + "\nmodule.exports.__p = { s: AGENTLINES_WASM, d: alWasmBytes };\n").__p;
+    const back = Buffer.from(probe.d(probe.s));
+    const orig = wasmOf(src);
+    if (!back.equals(orig)) {
+      notes.push(`encoding ${name}: decoding did not give back the wasm bytes: skipped.`);
+      continue;
+    }
+    const rs = [];
+    for (let i = 0; i < runs; i++) {
+      const r = spawnSync(process.execPath, [join(benchDir, "encoding.mjs"), "--child", file], { encoding: "utf8" });
+      if (r.status === 0) rs.push(JSON.parse(r.stdout.trim()));
+      else notes.push(`encoding ${name}: the rebuilt file failed to load: ${r.stderr.split("\n")[0]}`);
+    }
+    if (!rs.length) continue;
+    const b = Buffer.from(re, "utf8");
+    coldRows.push([name, String(b.length), String(gz(b)), fmt.ms(median(rs.map((r) => r.evalMs))), fmt.ms(median(rs.map((r) => r.firstMs))),
+      fmt.ms(median(rs.map((r) => r.evalMs + r.firstMs)))]);
+  }
+  const markdown = [
+    "#### Wasm inside ui-parser.js: encodings (bytes of the string literal)",
+    "",
+    mdTable(["wasm, encoding", "raw", "gzip -9", "brotli 11", "Δ gzip vs shipped"], sizeRows),
+    "",
+    `dist/ui-parser.stateless.js rebuilt with each encoding (fresh process, median of ${runs}):`,
+    "",
+    mdTable(["encoding", "file bytes", "file gzip", "evaluate ms", "first call ms (decode + compile + instantiate + parse)", "total ms"], coldRows),
+  ].join("\n");
+  return { markdown, notes };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] !== "--child") {
+  const i = process.argv.indexOf("--runs");
+  const r = encodingReport({ runs: i >= 0 ? Number(process.argv[i + 1]) : 7 });
+  console.log(r.markdown);
+  for (const n of r.notes) console.log(`> ${n}`);
+}

@@ -1,0 +1,121 @@
+// Build-setting variants of the shipped parser, measured for size and speed (input for the
+// size/speed trade-off; not part of `make bench`, it builds the crate several times).
+//
+//   node bench/variants.mjs [--passes N] [--log FILE]
+//
+// Each variant is the crate built for wasm32 (the host files' features) with profile
+// settings changed through cargo's CARGO_PROFILE_WASM_* environment variables or --config
+// (Cargo.toml is not touched; each into its own target/bench-variants/<name> dir), then
+// wasm-opt with the flags given, then
+// written into a copy of dist/ui-parser.stateless.js in place of the shipped wasm. Reported:
+// wasm and ui-parser gzip bytes, warm per-line time (stateless calls, all variants timed in
+// rounds against each other) and the first pass over the log in a fresh process.
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import {
+  root, benchDir, benchGroups, bigClaude, distPath, loadHostStyle, timeRounds, median, mdTable, fmt,
+  linesOf, fixtureTs, now, hostFeatures, machine,
+} from "./lib.mjs";
+import { reencode } from "./encoding.mjs";
+
+const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals"];
+const STRIP = ["--strip-debug", "--strip-producers"];
+const VARIANTS = [
+  { name: "shipped (opt-level s, wasm-opt -Oz)", env: {}, dir: "s", opt: ["-Oz"] },
+  { name: "opt-level z, wasm-opt -Oz", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "z" }, dir: "z", opt: ["-Oz"] },
+  {
+    name: "opt-level z, serde_json/indexmap/hashbrown at 3, wasm-opt -Oz", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "z" }, dir: "zsj3", opt: ["-Oz"],
+    config: ["serde_json", "indexmap", "hashbrown"].flatMap((p) => ["--config", `profile.wasm.package.${p}.opt-level=3`]),
+  },
+  { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3" }, dir: "o3", opt: ["-O3"] },
+  { name: "opt-level s, wasm-opt -O3", env: {}, dir: "s", opt: ["-O3"] },
+  { name: "opt-level s, wasm-opt -O1", env: {}, dir: "s", opt: ["-O1"] },
+  { name: "opt-level s, wasm-opt -O0 (strip only)", env: {}, dir: "s", opt: ["-O0"] },
+  { name: "opt-level s, no wasm-opt", env: {}, dir: "s", opt: null },
+];
+
+const argv = process.argv.slice(2);
+
+if (argv[0] === "--child") {
+  // First passes over the log in a fresh process with one variant's ui-parser source.
+  const mod = loadHostStyle(readFileSync(argv[1], "utf8"));
+  const lines = linesOf(readFileSync(argv[2], "utf8"));
+  const passMs = [];
+  for (let k = 0; k < 2; k++) {
+    const t = now();
+    for (let i = 0; i < lines.length; i++) mod.parseStdoutLine(lines[i], fixtureTs(i));
+    passMs.push(now() - t);
+  }
+  console.log(JSON.stringify(passMs));
+  process.exit(0);
+}
+
+const mc = machine(); // date and load at the start
+const i = argv.indexOf("--passes");
+const passes = i >= 0 ? Number(argv[i + 1]) : 11;
+const li = argv.indexOf("--log");
+const g = li >= 0
+  ? (() => { const lines = linesOf(readFileSync(argv[li + 1], "utf8")); return { name: argv[li + 1], files: [argv[li + 1]], lines, ts: lines.map((_, k) => fixtureTs(k)) }; })()
+  : bigClaude(benchGroups({ onlyBig: true }).groups);
+const template = readFileSync(distPath("ui-parser.stateless.js"), "utf8");
+const outDir = join(root, "target", "bench-variants");
+mkdirSync(outDir, { recursive: true });
+
+const built = [];
+for (const v of VARIANTS) {
+  const targetDir = join(outDir, v.dir);
+  console.error(`[variants] ${v.name}: cargo build`);
+  // The features of the host's files (dist/ui-parser*.js: every runtime, no readers).
+  const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
+    "--no-default-features", "--features", hostFeatures(), "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
+  if (b.status !== 0) { console.error(`[variants] ${v.name}: build failed`); continue; }
+  const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
+  let wasmFile = raw;
+  if (v.opt) {
+    wasmFile = join(outDir, `${v.dir}${v.opt.join("")}.wasm`);
+    const o = spawnSync("wasm-opt", [...v.opt, ...FEATURES, ...STRIP, raw, "-o", wasmFile], { stdio: "inherit" });
+    if (o.status !== 0) { console.error(`[variants] ${v.name}: wasm-opt failed`); continue; }
+  }
+  const wasm = readFileSync(wasmFile);
+  // The shipped file with this variant's wasm in the shipped encoding.
+  const src = reencode(template, "one char per byte (shipped)", wasm);
+  const srcFile = join(outDir, `${v.dir}${(v.opt ?? ["none"]).join("")}.ui-parser.stateless.js`);
+  writeFileSync(srcFile, src);
+  built.push({ ...v, wasm: wasm.length, wasmGz: gzipSync(wasm, { level: 9 }).length,
+    js: src.length, jsGz: gzipSync(src, { level: 9 }).length, srcFile, mod: loadHostStyle(src) });
+}
+
+const { lines, ts } = g;
+const t = timeRounds(Object.fromEntries(built.map((v) => [v.name, () => {
+  let n = 0;
+  for (let k = 0; k < lines.length; k++) n += v.mod.parseStdoutLine(lines[k], ts[k]).length;
+  return n;
+}])), { passes, warmup: 3 });
+
+const logFile = g.files.length === 1 ? g.files[0] : (() => { const f = join(outDir, "log.jsonl"); writeFileSync(f, lines.join("\n") + "\n"); return f; })();
+const rows = [];
+for (const v of built) {
+  const firsts = [];
+  for (let k = 0; k < 7; k++) {
+    const r = spawnSync(process.execPath, [join(benchDir, "variants.mjs"), "--child", v.srcFile, logFile], { encoding: "utf8" });
+    if (r.status === 0) firsts.push(JSON.parse(r.stdout.trim())[0]);
+  }
+  const base = built[0];
+  rows.push([v.name, String(v.wasm), String(v.wasmGz), String(v.jsGz), `${v.jsGz - base.jsGz >= 0 ? "+" : ""}${v.jsGz - base.jsGz}`,
+    ((t[v.name].median * 1e3) / lines.length).toFixed(2), ((t[v.name].min * 1e3) / lines.length).toFixed(2),
+    firsts.length ? fmt.ms(median(firsts)) : "—"]);
+}
+const md = [
+  `Measured ${mc.date} on ${mc.nproc} cores, Node ${mc.node}, load average at start ${mc.load}. Builds: the host files' features (${hostFeatures()}).`,
+  "",
+  `#### Build variants, ${g.name} (${lines.length} lines; per-line = stateless parseStdoutLine, warm, ${passes} rounds)`,
+  "",
+  mdTable(["variant", "wasm bytes", "wasm gzip", "ui-parser.stateless.js gzip", "Δ gzip vs shipped", "µs/line median", "µs/line min", "1st pass, fresh process, ms (median of 7)"], rows),
+].join("\n");
+console.log(md);
+if (existsSync(join(root, "docs", "bench.md")) && !argv.includes("--no-write")) {
+  const { writeDocSection } = await import("./doc.mjs");
+  writeDocSection("variants", md);
+}
