@@ -81,7 +81,13 @@ const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001
 
 /** Known issue KI-1 (docs/robustness.md): JSON behind control characters or escapes. */
 export function isKI1(line) {
-  const cleaned = line.replace(ESCAPES, "");
+  const parts = line.split("\r").filter((p) => p.trim() !== "");
+  const afterCr = parts.length ? parts[parts.length - 1] : "";
+  return [line, afterCr].some((t) => cleanedIsJson(t, line));
+}
+
+function cleanedIsJson(t, line) {
+  const cleaned = t.replace(ESCAPES, "");
   if (cleaned === line) return false;
   try {
     const v = JSON.parse(cleaned.trim());
