@@ -312,7 +312,6 @@ fn ki2_json_that_javascript_accepts_is_read_as_json() {
 /// Known issue KI-3 (docs/robustness.md): a Codex rollout `response_item` message whose
 /// `content` is a string (the Responses API allows it) shows nothing.
 #[test]
-#[ignore = "known issue KI-3, fix proposed"]
 fn ki3_codex_message_with_string_content_is_shown() {
     let line = r#"{"timestamp":"2025-09-25T01:35:55.824Z","type":"response_item","payload":{"type":"message","role":"user","content":"hello"}}"#;
     let out = parse_line(line, TS);
@@ -323,7 +322,6 @@ fn ki3_codex_message_with_string_content_is_shown() {
 /// Known issue KI-4 (docs/robustness.md): a Cursor assistant line whose `message` is a
 /// string shows nothing (the module reads `message.content` only).
 #[test]
-#[ignore = "known issue KI-4, fix proposed"]
 fn ki4_cursor_assistant_with_string_message_is_shown() {
     let line = r#"{"type":"assistant","message":"API key invalid or expired","session_id":"s","model_call_id":"m","timestamp_ms":1770823845357}"#;
     assert!(!parse_line(line, TS).is_empty());

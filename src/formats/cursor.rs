@@ -213,7 +213,11 @@ pub fn parse(
 }
 
 fn assistant(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
-    let text = common::content_text(path(v, &["message", "content"]).unwrap_or(&Value::Null));
+    // `message.content` blocks; some error paths print `message` as a plain string.
+    let text = match v.get("message") {
+        Some(m @ Value::String(_)) => common::content_text(m),
+        _ => common::content_text(path(v, &["message", "content"]).unwrap_or(&Value::Null)),
+    };
     let is_chunk = v.get("timestamp_ms").is_some() && v.get("model_call_id").is_none();
     let is_final = v.get("timestamp_ms").is_none() && v.get("model_call_id").is_none();
     match state {

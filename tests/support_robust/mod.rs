@@ -604,14 +604,12 @@ pub const INVISIBLE: &[Invisible] = &[
                 match ty(v) {
                     "turn_context" => true,
                     "event_msg" => true,
-                    // (An empty message is not spelled out in codex.md; a message whose content
-                    // is a string instead of blocks shows nothing either: known issue KI-3,
-                    // docs/robustness.md.)
+                    // (An empty message is not spelled out in codex.md.)
                     "response_item" => {
                         let content = at(v, &["payload", "content"]);
                         p == "ghost_snapshot"
                             || p == "reasoning"
-                            || p == "message" && (blank_text(content) || content.is_string())
+                            || p == "message" && blank_text(content)
                     }
                     _ => v.get("record_type").is_some(),
                 }
@@ -684,11 +682,6 @@ pub const INVISIBLE: &[Invisible] = &[
         documented_in: "docs/formats/cursor.md, assistant chunk",
         reason: "Cursor assistant chunk (timestamp_ms, no model_call_id): the complete message repeats it",
         applies: |v, _| v.is_some_and(|v| ty(v) == "assistant" && v.get("timestamp_ms").is_some() && v.get("model_call_id").is_none()),
-    },
-    Invisible {
-        documented_in: "docs/robustness.md, known issue KI-4 (not a documented case: a leniency gap)",
-        reason: "Cursor-shaped assistant line whose `message` is a string instead of an object shows nothing",
-        applies: |v, _| v.is_some_and(|v| ty(v) == "assistant" && v.get("timestamp_ms").is_some() && at(v, &["message"]).is_string()),
     },
     Invisible {
         documented_in: "docs/formats/gemini.md, opencode.md",

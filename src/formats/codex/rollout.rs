@@ -266,7 +266,12 @@ fn nonempty_or(s: &str, fallback: &str) -> String {
 
 fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
     let role = str_of(p, "role").unwrap_or("");
-    let blocks: &[Value] = p.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+    // `content` is a list of blocks, or (the Responses API allows it) one plain string.
+    let blocks: &[Value] = match p.get("content") {
+        Some(Value::Array(a)) => a,
+        Some(s @ Value::String(_)) => std::slice::from_ref(s),
+        _ => &[],
+    };
     match role {
         "assistant" => {
             let text = common::join(blocks.iter().map(block_text).filter(|t| !t.is_empty()), "\n");
