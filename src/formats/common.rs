@@ -286,7 +286,9 @@ pub fn parse_object(line: &str) -> Option<Value> {
         return None;
     }
     let mut de = serde_json::Deserializer::from_str(t);
-    let map = serde::Deserializer::deserialize_map(&mut de, TopLevel).ok()?;
+    // `deserialize_any` with our own errors for non-objects: `deserialize_map` would reach
+    // serde_json's invalid-type message, which links core's float formatting (~19 KB wasm).
+    let map = serde::Deserializer::deserialize_any(&mut de, TopLevel).ok()?;
     de.end().ok()?;
     Some(Value::Object(map))
 }
@@ -298,6 +300,28 @@ impl<'de> serde::de::Visitor<'de> for TopLevel {
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a JSON object")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(E::custom("not an object"))
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(E::custom("not an object"))
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(E::custom("not an object"))
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(E::custom("not an object"))
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(E::custom("not an object"))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Err(E::custom("not an object"))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(serde::de::Error::custom("not an object"))
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
