@@ -11,7 +11,7 @@ RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp
 WASM_OPT_FLAGS := -O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
                   --enable-mutable-globals --strip-debug --strip-producers
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-DEMO_LOG ?= tests/fixtures/claude/hivemind-background-disabled.jsonl
+DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 
 .PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser bench bench-host fuzz clean
 
