@@ -291,13 +291,11 @@ fn ki1_json_behind_control_characters_is_read_as_json() {
     }
 }
 
-/// Known issue KI-2 (docs/robustness.md): lines that JavaScript's JSON.parse accepts but
+/// KI-2 (fixed, docs/robustness.md): lines that JavaScript's JSON.parse accepts but
 /// serde_json refuses: a lone surrogate escape (Node's JSON.stringify writes one when a
-/// string was cut inside a surrogate pair) and numbers past f64 (`1e400`). They fall to the
-/// plain-text path and the whole line is shown as stdout. Fix proposed in
-/// `formats::common::parse_object`.
+/// string was cut inside a surrogate pair) and numbers past f64 (`1e400`) are read as JSON
+/// (`formats::common::parse_object` rewrites them once after a failed parse).
 #[test]
-#[ignore = "known issue KI-2, fix proposed"]
 fn ki2_json_that_javascript_accepts_is_read_as_json() {
     for line in [
         r#"{"type":"user","message":{"content":"cut \ud83d"}}"#,

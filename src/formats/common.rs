@@ -285,6 +285,10 @@ pub fn parse_object(line: &str) -> Option<Value> {
     if !t.starts_with('{') {
         return None;
     }
+    parse_object_text(t).or_else(|| parse_object_text(&js_json_to_serde(t)?))
+}
+
+fn parse_object_text(t: &str) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(t);
     // `deserialize_any` with our own errors for non-objects: `deserialize_map` would reach
     // serde_json's invalid-type message, which links core's float formatting (~19 KB wasm).
@@ -335,5 +339,100 @@ impl<'de> serde::de::Visitor<'de> for TopLevel {
             }
         }
         Ok(map)
+    }
+}
+
+/// What `JSON.parse` accepts and serde_json refuses, rewritten so serde_json reads it the way
+/// JavaScript would show it: a lone surrogate escape (`\ud83d`, which Node writes when a
+/// string was cut inside an emoji) becomes `\ufffd`, and a number past f64 (`1e400`)
+/// becomes the largest finite one. `None` when there is nothing to rewrite. Only called for
+/// a line that failed to parse, so it costs nothing on good input.
+fn js_json_to_serde(t: &str) -> Option<String> {
+    let b = t.as_bytes();
+    let hex4 = |i: usize| -> Option<u32> {
+        let s = t.get(i..i + 4)?;
+        u32::from_str_radix(s, 16).ok().filter(|_| s.bytes().all(|c| c.is_ascii_hexdigit()))
+    };
+    let mut out = String::with_capacity(t.len());
+    let mut changed = false;
+    let (mut i, mut last, mut in_str) = (0usize, 0usize, false);
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            if c == b'"' {
+                in_str = false;
+            } else if c == b'\\' {
+                if b.get(i + 1) == Some(&b'u') {
+                    if let Some(u) = hex4(i + 2) {
+                        let high = (0xD800..0xDC00).contains(&u);
+                        let low = (0xDC00..0xE000).contains(&u);
+                        let paired = high
+                            && b.get(i + 6) == Some(&b'\\')
+                            && b.get(i + 7) == Some(&b'u')
+                            && hex4(i + 8).is_some_and(|v| (0xDC00..0xE000).contains(&v));
+                        if paired {
+                            i += 12;
+                            continue;
+                        }
+                        if high || low {
+                            out.push_str(&t[last..i]);
+                            out.push_str("\\ufffd");
+                            i += 6;
+                            last = i;
+                            changed = true;
+                            continue;
+                        }
+                    }
+                }
+                i += 2;
+                continue;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'"' {
+            in_str = true;
+            i += 1;
+        } else if c == b'-' || c.is_ascii_digit() {
+            let start = i;
+            i += 1;
+            while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+                i += 1;
+            }
+            let token = &t[start..i];
+            if serde_json::from_str::<serde_json::Number>(token).is_err() {
+                out.push_str(&t[last..start]);
+                out.push_str(if c == b'-' { "-1.7976931348623157e308" } else { "1.7976931348623157e308" });
+                last = i;
+                changed = true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(&t[last..]);
+    Some(out)
+}
+
+#[cfg(test)]
+mod js_json_tests {
+    use super::*;
+
+    #[test]
+    fn what_json_parse_accepts_is_read() {
+        let v = parse_object(r#"{"a":"cut \ud83d","b":"pair \ud83d\ude00","c":"low \udc00 x"}"#).unwrap();
+        assert_eq!(v["a"], "cut \u{fffd}");
+        assert_eq!(v["b"], "pair \u{1f600}");
+        assert_eq!(v["c"], "low \u{fffd} x");
+        let v = parse_object(r#"{"n":1e400,"m":-2e999,"k":"1e400","ok":1.5}"#).unwrap();
+        assert_eq!(v["n"].as_f64(), Some(f64::MAX));
+        assert_eq!(v["m"].as_f64(), Some(f64::MIN));
+        assert_eq!(v["k"], "1e400");
+        assert_eq!(v["ok"].as_f64(), Some(1.5));
+        assert!(parse_object(r#"{"broken": }"#).is_none());
+        assert!(parse_object(r#"{"a":"\ud83d"#).is_none());
     }
 }

@@ -103,7 +103,7 @@ test("odd strings and numbers never throw", () => {
   assert.equal(m.__gen(), 1);
 });
 
-test("KI-2: JSON that JSON.parse accepts but serde_json refuses is shown as text", { todo: "known issue KI-2, fix proposed in formats::common::parse_object" }, () => {
+test("KI-2 (fixed): JSON that JSON.parse accepts but serde_json refuses is read as JSON", () => {
   for (const l of ['{"type":"user","message":{"content":"cut \\ud83d"}}', '{"type":"user","message":{"content":"big"},"n":1e400}']) {
     assert.equal(m.parseStdoutLine(l, TS)[0].kind, "user", l);
   }
