@@ -95,7 +95,7 @@ fn check_stateless(line: &str) -> Result<(), String> {
 /// Stateless checks for a mutated or generated line: "at least one entry" is enforced unless
 /// the line is still a JSON object (then its shape may have lost what its runtime reads).
 fn check_mutated(line: &str) -> Result<(), String> {
-    let json_object = serde_json::from_str::<Value>(line.trim()).is_ok_and(|v| v.is_object());
+    let json_object = agentlines::formats::common::parse_object(line).is_some();
     check_line_with(line, &ALL_FORMATS, !json_object)
 }
 

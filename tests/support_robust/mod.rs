@@ -437,7 +437,7 @@ pub fn ki1_json_behind_controls(line: &str) -> bool {
 /// object without a message) is not counted: modules use compact JSON for those on purpose.
 pub fn is_raw_json(text: &str) -> bool {
     let t = text.trim();
-    t.starts_with('{') && matches!(serde_json::from_str::<Value>(t), Ok(Value::Object(m)) if m.contains_key("type"))
+    t.starts_with('{') && agentlines::formats::common::parse_object(t).is_some_and(|v| v.get("type").is_some())
 }
 
 /// Every invariant of one parser answer: schema-valid entries, JSON that round-trips
@@ -723,6 +723,8 @@ fn has_content(v: &Value, key: Option<&str>) -> bool {
 
 /// Whether `line` may give no entries through the stateless parser, and why.
 pub fn may_be_invisible(line: &str) -> Option<&'static Invisible> {
-    let v: Option<Value> = serde_json::from_str(line.trim()).ok();
+    // The parser's own reading of a JSON line (lenient like JSON.parse on lone surrogates
+    // and numbers past f64), so the allow-list sees what the runtime modules saw.
+    let v: Option<Value> = agentlines::formats::common::parse_object(line);
     INVISIBLE.iter().find(|k| (k.applies)(v.as_ref(), line))
 }
