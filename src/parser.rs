@@ -370,6 +370,20 @@ impl StdoutParser {
     }
 }
 
+/// The civil date `(year, month, day)` of a day count since 1970-01-01 (Howard Hinnant's
+/// algorithm): the inverse of the days computation in [`parse_ts_ms`].
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 /// Milliseconds since the Unix epoch of an RFC 3339 / ISO 8601 timestamp
 /// (`2025-01-02T03:04:05.678Z`, with an optional `±hh:mm` offset). `None` if it does not
 /// parse. Hand-written so the core reads no clock and pulls in no date crate.
@@ -445,6 +459,16 @@ pub fn parse_ts_ms(ts: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn civil_dates_round_trip() {
+        for ms in [0i64, 951_782_400_000, 1_761_734_435_123, -86_400_000, 4_102_444_800_000] {
+            let days = ms.div_euclid(86_400_000);
+            let (y, m, d) = civil_from_days(days);
+            let iso = format!("{y:04}-{m:02}-{d:02}T00:00:00Z");
+            assert_eq!(parse_ts_ms(&iso), Some(days * 86_400_000), "{iso}");
+        }
+    }
 
     #[test]
     fn timestamps_parse() {

@@ -8,34 +8,13 @@
 
 use serde_json::Value;
 
-/// JS `\s` / `trim()` whitespace (WhiteSpace + LineTerminator of ECMA-262).
-pub fn is_ws(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
+/// JS `\s` / `trim()` whitespace, `s.trim()` and `s.trimStart()`: one definition, shared
+/// with the frame and turn-signal parsers.
+pub use crate::js::{is_space as is_ws, trim, trim_start};
 
 /// A character `.` does not match and before which a multiline `^` may start.
 pub fn is_line_terminator(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
-}
-
-/// `s.trim()`.
-pub fn trim(s: &str) -> &str {
-    s.trim_matches(is_ws)
-}
-
-/// `s.trimStart()`.
-pub fn trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_ws)
 }
 
 /// `s.replace(/\s+$/, '')`.
