@@ -10,24 +10,12 @@ import { createRequire } from "node:module";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { decode } from "./conformance-encoding.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const lib = createRequire(import.meta.url)(join(root, "dist", "index.cjs"));
 const dir = join(root, "tests", "fixtures", "conformance", "molecule");
 
-function decode(v) {
-  if (Array.isArray(v)) return v.map(decode);
-  if (v && typeof v === "object") {
-    const keys = Object.keys(v);
-    if (keys.length === 1 && v.undefined === true) return undefined;
-    if (keys.length === 1 && v.function === true) return function () {};
-    if (keys.length === 1 && typeof v.number === "string") return Number(v.number);
-    const out = {};
-    for (const k of keys) Object.defineProperty(out, k, { value: decode(v[k]), enumerable: true, writable: true, configurable: true });
-    return out;
-  }
-  return v;
-}
 
 const asJson = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
