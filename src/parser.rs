@@ -14,7 +14,7 @@
 use crate::entry::Entry;
 use crate::formats::common::{Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
-use serde_json::Value;
+use crate::formats::common::Json;
 
 /// Lines longer than this are not parsed: they become a truncated `stdout` entry with a
 /// notice, so one runaway line cannot hold megabytes of wasm memory forever.
@@ -240,17 +240,17 @@ impl ToolPairing {
         for e in entries.iter_mut() {
             match e {
                 Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
-                    let at = parse_ts_ms(ts).map_or(Value::Null, Value::from);
-                    let call = Value::Array(vec![Value::String(name.clone()), at]);
+                    let at = parse_ts_ms(ts).map_or(Json::Null, Json::from);
+                    let call = Json::Array(vec![Json::String(name.clone()), at]);
                     self.calls.set(id, call, MAX_PENDING_CALLS);
                 }
                 Entry::ToolResult { ts, tool_use_id, tool_name, duration_ms, delta, .. } => {
                     let Some(call) = self.calls.get(tool_use_id) else { continue };
                     if tool_name.is_none() {
-                        *tool_name = call.get(0).and_then(Value::as_str).map(str::owned);
+                        *tool_name = call.get(0).and_then(Json::as_str).map(str::owned);
                     }
                     if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
-                        let called_ms = call.get(1).and_then(Value::as_i64);
+                        let called_ms = call.get(1).and_then(Json::as_i64);
                         if let (Some(start), Some(end)) = (called_ms, parse_ts_ms(ts)) {
                             if end >= start {
                                 *duration_ms = Some((end - start) as u64);

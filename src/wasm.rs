@@ -16,7 +16,8 @@
 //! does not pin megabytes in the allocator (wasm memory pages themselves never shrink).
 
 use crate::parser::{parse_line, StdoutParser};
-use crate::{entries_to_json, Format};
+use crate::Format;
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 const KEEP_BYTES: usize = 1 << 20;
@@ -36,12 +37,31 @@ fn with_state<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
     STATE.with(|s| f(&mut s.borrow_mut()))
 }
 
-/// Reads `len` bytes at `at` of the input buffer as text (lossy: the glue writes UTF-8
-/// with `encodeInto`, which already replaced lone surrogates).
-fn input_str(input: &[u8], at: usize, len: usize) -> String {
+/// `len` bytes at `at` of the input buffer as text, borrowed. The glue writes UTF-8 with
+/// `encodeInto` (lone surrogates already replaced), so the check passes and nothing is
+/// copied; bytes that are not UTF-8 anyway are read lossily.
+fn input_str(input: &[u8], at: usize, len: usize) -> Cow<'_, str> {
     let end = at.saturating_add(len).min(input.len());
-    let start = at.min(end);
-    String::from_utf8_lossy(&input[start..end]).into_owned()
+    let bytes = &input[at.min(end)..end];
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+    }
+}
+
+/// Writes the answer into the output buffer (JSON), returns its length. A buffer grown past
+/// `KEEP_BYTES` by an earlier answer (already read by then) is dropped first.
+fn write_output(output: &mut Vec<u8>, value: &impl serde::Serialize) -> usize {
+    if output.capacity() > KEEP_BYTES {
+        *output = Vec::new();
+    }
+    output.clear();
+    if serde_json::to_writer(&mut *output, value).is_err() {
+        // Serialising our own types cannot fail (see `entries_to_json`); never leave half.
+        output.clear();
+        output.extend_from_slice(b"[]");
+    }
+    output.len()
 }
 
 fn set_output(b: &mut Buffers, json: String) -> usize {
@@ -94,9 +114,10 @@ pub extern "C" fn al_parse_line(line_len: usize, ts_len: usize) -> usize {
         let line = input_str(&b.input, 0, line_len);
         let ts = input_str(&b.input, line_len, ts_len);
         trap_hook(&line);
-        let json = entries_to_json(&parse_line(&line, &ts));
+        let entries = parse_line(&line, &ts);
+        drop((line, ts));
         shrink_input(b);
-        set_output(b, json)
+        write_output(&mut b.output, &entries)
     })
 }
 
@@ -110,15 +131,15 @@ pub extern "C" fn al_parse_log(text_len: usize, ts_len: usize, ts_per_line: u32,
         let text = input_str(&b.input, 0, text_len);
         let ts = input_str(&b.input, text_len, ts_len);
         let entries = if ts_per_line == 0 {
-            crate::parser::parse_log_with(&text, |_| ts.clone(), merge != 0)
+            crate::parser::parse_log_with(&text, |_| ts.clone().into_owned(), merge != 0)
         } else {
             let stamps: Vec<&str> = ts.split('\n').collect();
             let ts_of = |i: usize| stamps.get(i).copied().unwrap_or("").to_owned();
             crate::parser::parse_log_with(&text, ts_of, merge != 0)
         };
-        let json = entries_to_json(&entries);
+        drop((text, ts));
         shrink_input(b);
-        set_output(b, json)
+        write_output(&mut b.output, &entries)
     })
 }
 
@@ -152,11 +173,12 @@ pub extern "C" fn al_parser_new(name_len: usize) -> u32 {
 #[no_mangle]
 pub extern "C" fn al_parser_feed(handle: u32, mode: u32, line_len: usize, ts_len: usize) -> usize {
     with_state(|b| {
-        let line = input_str(&b.input, 0, line_len);
-        let ts = input_str(&b.input, line_len, ts_len);
+        let Buffers { input, output, parsers } = b;
+        let line = input_str(input, 0, line_len);
+        let ts = input_str(input, line_len, ts_len);
         trap_hook(&line);
         let idx = (handle as usize).wrapping_sub(1);
-        let entries = match b.parsers.get_mut(idx).and_then(Option::as_mut) {
+        let entries = match parsers.get_mut(idx).and_then(Option::as_mut) {
             Some(p) => match mode {
                 1 => p.parse_chunk(&line, &ts),
                 2 => p.flush(&ts),
@@ -165,9 +187,10 @@ pub extern "C" fn al_parser_feed(handle: u32, mode: u32, line_len: usize, ts_len
             // A freed or unknown handle: still never lose the line.
             None => parse_line(&line, &ts),
         };
-        let json = entries_to_json(&entries);
+        drop((line, ts));
+        write_output(output, &entries);
         shrink_input(b);
-        set_output(b, json)
+        b.output.len()
     })
 }
 
@@ -197,6 +220,7 @@ pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
         let name = input_str(&b.input, 0, name_len);
         let args = input_str(&b.input, name_len, args_len);
         let json = crate::api::call(&name, &args);
+        drop((name, args));
         shrink_input(b);
         set_output(b, json)
     })

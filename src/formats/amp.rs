@@ -13,7 +13,7 @@
 use super::claude;
 use super::common::{str_of, type_of, Confidence};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 
 #[derive(Debug, Default)]
 pub struct State {

@@ -31,7 +31,7 @@ use super::common::{
     self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence, Emit, Owned,
 };
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 
 /// Whether a line is Claude's. `Sure` only for marks no other runtime prints (Cursor and
 /// Amp print Claude-like lines too; Amp's session ids start with `T-`).
@@ -335,8 +335,8 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
         _ => name.owned(),
     };
     let input = match b.get("input") {
-        Some(i) if !i.is_null() => i.clone(),
-        _ => Value::Object(serde_json::Map::new()),
+        Some(i) if !i.is_null() => i.to_json(),
+        _ => Json::Object(serde_json::Map::new()),
     };
     let id = str_of(b, "id")
         .or_else(|| str_of(b, "tool_use_id"))
@@ -434,7 +434,7 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
 /// compact JSON (clipped).
 fn error_text(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         Value::Object(_) => ["message", "error", "code"]
             .iter()
             .find_map(|k| common::nonempty_str(v, k))

@@ -26,7 +26,7 @@ mod tests;
 
 use super::common::{self, object, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 use std::collections::VecDeque;
 use std::fmt::Write;
 
@@ -270,7 +270,7 @@ fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     let Some(map) = v.as_object() else { return };
     let parts = common::join(
         map.iter()
-            .filter(|(k, _)| k.as_str() != "model" && k.as_str() != "provider")
+            .filter(|(k, _)| *k != "model" && *k != "provider")
             .filter_map(|(k, val)| scalar_text(val).map(|s| format!("{k}: {s}"))),
         ", ",
     );
@@ -283,7 +283,7 @@ fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {
 
 fn scalar_text(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::String(s) if !s.is_empty() => Some(s.to_string()),
         Value::Number(n) => Some(n.to_string()),
         Value::Bool(b) => Some(b.to_string()),
         _ => None,
@@ -294,7 +294,7 @@ fn scalar_text(v: &Value) -> Option<String> {
 /// arguments that need it single-quoted (`bash -lc 'ls -1'`).
 fn command_text(v: Option<&Value>) -> String {
     match v {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(Value::Array(args)) => common::join(
             args.iter().map(|a| match a {
                 Value::String(s) => shell_quote(s),

@@ -3,11 +3,14 @@
 //! Nothing here panics on any input.
 
 use crate::entry::Entry;
-use serde_json::Value;
 use std::collections::VecDeque;
 
 mod num;
+mod val;
 pub use num::{fixed, num_text};
+pub use val::{Map, Value};
+/// Output JSON (tool inputs and the like): `serde_json::Value`.
+pub type Json = serde_json::Value;
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
 /// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
@@ -68,12 +71,12 @@ pub fn bool_of(v: &Value, key: &str) -> bool {
 }
 
 /// The `type` field, or "".
-pub fn type_of(v: &Value) -> &str {
+pub fn type_of<'a>(v: &'a Value) -> &'a str {
     str_of(v, "type").unwrap_or("")
 }
 
 /// Follows a path of object keys.
-pub fn path<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a Value> {
+pub fn path<'a, 'v>(v: &'a Value<'v>, keys: &[&str]) -> Option<&'a Value<'v>> {
     let mut cur = v;
     for k in keys {
         cur = cur.get(*k)?;
@@ -87,18 +90,18 @@ pub fn path<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a Value> {
 /// for each key/value type.
 #[derive(Debug, Default)]
 pub struct SeenIds {
-    values: serde_json::Map<String, Value>,
+    values: serde_json::Map<String, Json>,
     order: VecDeque<String>,
 }
 
 impl SeenIds {
     /// The value of an id, `None` if it was never set (or was forgotten or removed).
-    pub fn get(&self, id: &str) -> Option<&Value> {
+    pub fn get(&self, id: &str) -> Option<&Json> {
         self.values.get(id)
     }
 
     /// Sets the value of `id`; a new id goes last in the eviction order.
-    pub fn set(&mut self, id: &str, value: Value, cap: usize) {
+    pub fn set(&mut self, id: &str, value: Json, cap: usize) {
         if let Some(v) = self.values.get_mut(id) {
             *v = value;
             return;
@@ -127,12 +130,12 @@ impl SeenIds {
 pub fn content_text(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.owned(),
         Value::Array(items) => {
             let mut parts: Vec<String> = Vec::with_capacity(items.len());
             for item in items {
                 let part = match item {
-                    Value::String(s) => s.clone(),
+                    Value::String(s) => s.owned(),
                     Value::Object(_) => block_text(item),
                     other => compact_json(other),
                 };
@@ -174,22 +177,22 @@ fn block_text(block: &Value) -> String {
 /// A JSON object from `(key, value)` pairs in this order, leaving out the `None` values.
 /// Used instead of `json!` with interpolated values, which goes through
 /// `to_value(..).unwrap()` and links a second copy of serde's `Value` serializer.
-pub fn object<const N: usize>(mut pairs: [(&str, Option<Value>); N]) -> Value {
+pub fn object<const N: usize>(mut pairs: [(&str, Option<Json>); N]) -> Json {
     object_of(&mut pairs)
 }
 
-fn object_of(pairs: &mut [(&str, Option<Value>)]) -> Value {
+fn object_of(pairs: &mut [(&str, Option<Json>)]) -> Json {
     let mut m = serde_json::Map::new();
     for (k, v) in pairs {
         if let Some(v) = v.take() {
             m.insert((*k).owned(), v);
         }
     }
-    Value::Object(m)
+    Json::Object(m)
 }
 
 /// Compact JSON text of a value (used for tool inputs shown as text, never for whole lines).
-pub fn compact_json(v: &Value) -> String {
+pub fn compact_json<T: serde::Serialize + ?Sized>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
@@ -261,7 +264,7 @@ pub fn short_fields(v: &Value, n: usize) -> String {
             continue;
         }
         let shown = match val {
-            Value::String(s) if !s.is_empty() && s.chars().count() <= 80 => s.clone(),
+            Value::String(s) if !s.is_empty() && s.chars().count() <= 80 => s.owned(),
             Value::Number(num) => num.to_string(),
             Value::Bool(b) => b.to_string(),
             _ => continue,
@@ -280,15 +283,15 @@ pub const UNREAD_KEYS: &[&str] = &["toolUseResult", "tool_use_result"];
 /// Parses a line as a JSON object, leaving out [`UNREAD_KEYS`]. `None` for anything else
 /// (plain text, arrays, broken JSON). Duplicate keys keep the last value, like
 /// `serde_json::Value`.
-pub fn parse_object(line: &str) -> Option<Value> {
+pub fn parse_object(line: &str) -> Option<Value<'_>> {
     let t = line.trim();
     if !t.starts_with('{') {
         return None;
     }
-    parse_object_text(t).or_else(|| parse_object_text(&js_json_to_serde(t)?))
+    parse_object_text(t).or_else(|| Some(parse_object_text(&js_json_to_serde(t)?)?.into_owned()))
 }
 
-fn parse_object_text(t: &str) -> Option<Value> {
+fn parse_object_text(t: &str) -> Option<Value<'_>> {
     let mut de = serde_json::Deserializer::from_str(t);
     // `deserialize_any` with our own errors for non-objects: `deserialize_map` would reach
     // serde_json's invalid-type message, which links core's float formatting (~19 KB wasm).
@@ -300,7 +303,7 @@ fn parse_object_text(t: &str) -> Option<Value> {
 struct TopLevel;
 
 impl<'de> serde::de::Visitor<'de> for TopLevel {
-    type Value = serde_json::Map<String, Value>;
+    type Value = Map<'de>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a JSON object")
@@ -328,17 +331,8 @@ impl<'de> serde::de::Visitor<'de> for TopLevel {
         Err(serde::de::Error::custom("not an object"))
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-        let mut map = serde_json::Map::new();
-        while let Some(key) = access.next_key::<String>()? {
-            if UNREAD_KEYS.contains(&key.as_str()) {
-                access.next_value::<serde::de::IgnoredAny>()?;
-            } else {
-                let value: Value = access.next_value()?;
-                map.insert(key, value);
-            }
-        }
-        Ok(map)
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, access: A) -> Result<Self::Value, A::Error> {
+        val::read_map(access, UNREAD_KEYS)
     }
 }
 

@@ -33,7 +33,7 @@ mod tools;
 
 use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 use tools::{tool_input, tool_name, tool_output};
 
 /// Call ids remembered by the stateful parser.
@@ -92,7 +92,7 @@ impl State {
         if self.called.get(id).is_some() {
             return false;
         }
-        self.called.set(id, Value::Null, MAX_IDS);
+        self.called.set(id, Json::Null, MAX_IDS);
         true
     }
 }
@@ -250,7 +250,7 @@ fn tool_call(
 ) {
     let call = v.get("tool_call").and_then(Value::as_object);
     let (key, inner) = match call.and_then(|m| m.iter().next()) {
-        Some((k, i)) => (k.as_str(), i),
+        Some((k, i)) => (k.as_ref(), i),
         None => ("tool", &Value::Null),
     };
     let name = tool_name(key, inner);
@@ -310,11 +310,16 @@ fn result(v: &Value, ts: &str) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// `detect` of a `json!` value.
+    fn detect(v: &Value) -> Confidence {
+        super::detect(&crate::formats::common::Value::from_json(v))
+    }
 
     fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
         let mut out = Vec::new();
-        parse(v, "", "t", state, &mut out);
+        parse(&crate::formats::common::Value::from_json(v), "", "t", state, &mut out);
         out
     }
 

@@ -21,7 +21,8 @@ use super::common::{
     self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
 };
 use crate::entry::Entry;
-use serde_json::{json, Value};
+use crate::formats::common::Value;
+use serde_json::json;
 
 /// Largest streamed assistant text kept to recognise a full copy of it.
 const MAX_DELTA_BYTES: usize = 256 * 1024;
@@ -69,7 +70,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     // Any event other than an assistant delta ends the streamed text.
     let is_delta = ty == "message"
         && str_of(v, "role") == Some("assistant")
-        && v.get("delta") == Some(&json!(true));
+        && v.get("delta").and_then(Value::as_bool) == Some(true);
     let streamed = match state.as_deref_mut() {
         Some(st) if !is_delta => std::mem::take(st),
         _ => State::default(),
@@ -82,7 +83,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         )),
         "message" => {
             let text = match v.get("content") {
-                Some(Value::String(s)) => s.clone(),
+                Some(Value::String(s)) => s.to_string(),
                 Some(other) => content_text(other),
                 None => String::new(),
             };
@@ -115,7 +116,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "tool_use" => {
             let input = match v.get("parameters") {
                 None | Some(Value::Null) => json!({}),
-                Some(p) => p.clone(),
+                Some(p) => p.to_json(),
             };
             out.emit(Entry::tool_call(
                 ts,
@@ -187,7 +188,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
 /// `{type, message}` errors (or a bare string) as one line: `message (type)`.
 fn error_text(e: Option<&Value>) -> Option<String> {
     match e? {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::String(s) if !s.is_empty() => Some(s.to_string()),
         obj @ Value::Object(_) => {
             let msg = nonempty_str(obj, "message")?;
             Some(match nonempty_str(obj, "type") {

@@ -34,7 +34,7 @@ pub mod plain;
 use crate::entry::Entry;
 use crate::formats::common::Emit;
 pub use common::Confidence;
-use serde_json::Value;
+use crate::formats::common::Value;
 
 /// A runtime whose stdout we read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -37,7 +37,7 @@ mod frames;
 
 use super::common::{self, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 use std::fmt::Write;
 
 /// Runs whose streamed reply text is remembered (oldest evicted).
@@ -177,12 +177,11 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         };
         match serde_json::from_str::<Value>(data.trim()) {
             Ok(d @ Value::Object(_)) => {
-                let payload = common::object([
-                    ("runId", Some(run.into())),
-                    ("stream", Some(stream.into())),
-                    ("data", Some(d)),
-                ]);
-                agent(&payload, Source::AdapterLog, ts, None, out);
+                let mut payload = common::Map::default();
+                payload.insert("runId", Value::String(run.into()));
+                payload.insert("stream", Value::String(stream.into()));
+                payload.insert("data", d);
+                agent(&Value::Object(payload), Source::AdapterLog, ts, None, out);
             }
             _ => out.emit(Entry::system(
                 ts,
@@ -314,7 +313,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
 
 fn error_text(data: &Value) -> Option<String> {
     match data.get("error") {
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(Value::String(s)) if !s.is_empty() => Some(s.to_string()),
         Some(e @ Value::Object(_)) => str_of(e, "message")
             .map(str::owned)
             .or_else(|| Some(common::compact_json(e))),
@@ -333,8 +332,8 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
         "start" => {
             let args = data
                 .get("args")
-                .cloned()
-                .unwrap_or(Value::Object(Default::default()));
+                .map(Value::to_json)
+                .unwrap_or(Json::Object(Default::default()));
             out.emit(Entry::tool_call(ts, name, args, Some(id)));
         }
         // A growing snapshot; the result phase carries the final output.
@@ -368,7 +367,7 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
 /// Text and thinking of a chat message (string content, or text/thinking blocks).
 fn message_parts(m: &Value) -> (String, String) {
     match m.get("content") {
-        Some(Value::String(s)) => (s.clone(), String::new()),
+        Some(Value::String(s)) => (s.to_string(), String::new()),
         Some(Value::Array(blocks)) => {
             let pick = |ty: &str, key: &str| -> String {
                 let parts = blocks

@@ -26,7 +26,7 @@
 
 use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 
 /// Tool call ids remembered by the stateful parser.
 const MAX_IDS: usize = 2048;
@@ -109,16 +109,16 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
         None => (true, done),
         Some(s) => {
             let seen = s.called.get(&id).is_some();
-            let finished = s.called.get(&id) == Some(&Value::Bool(true));
-            s.called.set(&id, Value::Bool(finished || done), MAX_IDS);
+            let finished = s.called.get(&id) == Some(&Json::Bool(true));
+            s.called.set(&id, Json::Bool(finished || done), MAX_IDS);
             (!seen, done && !finished)
         }
     };
     if show_call {
         let input = st
             .get("input")
-            .cloned()
-            .unwrap_or(Value::Object(Default::default()));
+            .map(Value::to_json)
+            .unwrap_or(Json::Object(Default::default()));
         out.emit(Entry::tool_call(ts, name, input, Some(id.clone())));
     }
     if !show_result {
@@ -131,7 +131,7 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
             .unwrap_or_else(|| "tool failed".owned())
     } else {
         let output = match st.get("output") {
-            Some(Value::String(s)) => s.clone(),
+            Some(Value::String(s)) => s.to_string(),
             Some(other) => common::content_text(other),
             None => String::new(),
         };
@@ -227,7 +227,7 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
 /// `name: data.message`, or whichever of them exists.
 fn error_text(err: Option<&Value>) -> String {
     match err {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(e @ Value::Object(_)) => {
             let name = str_of(e, "name");
             let msg = path(e, &["data", "message"])
@@ -267,11 +267,16 @@ fn done(v: &Value, ts: &str) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// `detect` of a `json!` value.
+    fn detect(v: &Value) -> Confidence {
+        super::detect(&crate::formats::common::Value::from_json(v))
+    }
 
     fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
         let mut out = Vec::new();
-        parse(v, "", "t", state, &mut out);
+        parse(&crate::formats::common::Value::from_json(v), "", "t", state, &mut out);
         out
     }
 

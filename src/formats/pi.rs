@@ -29,7 +29,7 @@ mod session;
 
 use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 use std::fmt::Write;
 
 /// Content blocks of one message tracked for de-duplication.
@@ -170,8 +170,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let name = str_of(v, "toolName").unwrap_or("tool");
             let args = v
                 .get("args")
-                .cloned()
-                .unwrap_or(Value::Object(Default::default()));
+                .map(Value::to_json)
+                .unwrap_or(Json::Object(Default::default()));
             out.emit(Entry::tool_call(
                 ts,
                 name,
@@ -341,11 +341,16 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// `detect` of a `json!` value.
+    fn detect(v: &Value) -> Confidence {
+        super::detect(&crate::formats::common::Value::from_json(v))
+    }
 
     fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
         let mut out = Vec::new();
-        parse(v, "", "t", state, &mut out);
+        parse(&crate::formats::common::Value::from_json(v), "", "t", state, &mut out);
         out
     }
 

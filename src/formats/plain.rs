@@ -26,7 +26,7 @@
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
 
 use crate::entry::Entry;
-use crate::formats::common::Emit;
+use crate::formats::common::{Emit, Value};
 use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
@@ -55,10 +55,10 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     if !(t.starts_with('[') && t.ends_with(']') && t.contains('{')) {
         return false;
     }
-    let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(t) else {
+    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(t) else {
         return false;
     };
-    if items.is_empty() || !items.iter().all(serde_json::Value::is_object) {
+    if items.is_empty() || !items.iter().all(Value::is_object) {
         return false;
     }
     for item in &items {

@@ -725,6 +725,6 @@ fn has_content(v: &Value, key: Option<&str>) -> bool {
 pub fn may_be_invisible(line: &str) -> Option<&'static Invisible> {
     // The parser's own reading of a JSON line (lenient like JSON.parse on lone surrogates
     // and numbers past f64), so the allow-list sees what the runtime modules saw.
-    let v: Option<Value> = agentlines::formats::common::parse_object(line);
+    let v: Option<Value> = agentlines::formats::common::parse_object(line).map(|v| v.to_json());
     INVISIBLE.iter().find(|k| (k.applies)(v.as_ref(), line))
 }

@@ -7,7 +7,7 @@
 use super::super::common::{self, clip, num_of, path, str_of, type_of, Emit, Owned};
 use super::text::{duration, first_line, plural, utc};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 use std::fmt::Write;
 
 /// Session-file line types that are pure bookkeeping (no message), all Claude's own.

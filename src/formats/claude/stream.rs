@@ -17,7 +17,7 @@
 
 use super::super::common::{path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 use std::collections::VecDeque;
 
 /// Messages remembered for de-duplication (oldest evicted first).

@@ -6,7 +6,7 @@
 use super::super::common::{self, clip, num_of, num_text, str_of, Emit, Owned};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 use std::fmt::Write;
 
 /// `system` subtypes only Claude Code (or Qwen Code) prints.

@@ -5,7 +5,7 @@ use super::*;
 use crate::parser::{parse_line, StdoutParser};
 use crate::Format;
 
-fn v(s: &str) -> Value {
+fn v(s: &str) -> Value<'_> {
     serde_json::from_str(s).unwrap()
 }
 

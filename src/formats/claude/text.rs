@@ -4,7 +4,7 @@
 
 use super::super::common::{self, clip, fixed, num_text, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 
 /// Text Claude Code injects into user turns wrapped in tags: slash commands (a `user`
 /// entry `/name args`), their output, `!` shell mode, task notifications, reminders.
@@ -92,7 +92,7 @@ pub(super) fn nested_message(e: &Value) -> String {
     let mut cur = e;
     for _ in 0..4 {
         match cur {
-            Value::String(s) => return s.clone(),
+            Value::String(s) => return s.to_string(),
             Value::Object(_) => {
                 if let Some(m) = common::nonempty_str(cur, "message") {
                     return m.owned();

@@ -8,7 +8,7 @@
 
 use crate::entry::Entry;
 use crate::formats::common::{str_of, type_of, Emit, Owned};
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 
 /// Diff lines shown per call (file headers included).
 pub(super) const MAX_DIFF_LINES: usize = 400;
@@ -137,14 +137,14 @@ fn cut_at_end(s: &str, end: &str) -> String {
 
 /// The patch envelopes of the first string that has any in a tool input (searched two
 /// levels deep: `{"command":["apply_patch","*** Begin Patch…"]}`, `{"input":"…"}`).
-pub(super) fn patches_in(input: &Value) -> Vec<String> {
-    fn walk(v: &Value, depth: usize) -> Vec<String> {
+pub(super) fn patches_in(input: &Json) -> Vec<String> {
+    fn walk(v: &Json, depth: usize) -> Vec<String> {
         match v {
-            Value::String(s) => find_patches(s),
-            Value::Array(a) if depth > 0 => {
+            Json::String(s) => find_patches(s),
+            Json::Array(a) if depth > 0 => {
                 a.iter().map(|x| walk(x, depth - 1)).find(|p| !p.is_empty()).unwrap_or_default()
             }
-            Value::Object(m) if depth > 0 => {
+            Json::Object(m) if depth > 0 => {
                 m.values().map(|x| walk(x, depth - 1)).find(|p| !p.is_empty()).unwrap_or_default()
             }
             _ => Vec::new(),
@@ -160,7 +160,7 @@ pub(super) fn change_map(changes: &Value, ts: &str, out: &mut Vec<Entry>) {
     for (path, change) in changes.as_object().into_iter().flatten() {
         let (kind, body) = match type_of(change) {
             "" => match change.as_object().and_then(|m| m.iter().next()) {
-                Some((k, b)) => (k.as_str(), b),
+                Some((k, b)) => (k, b),
                 None => ("change", change),
             },
             t => (t, change),
@@ -192,7 +192,6 @@ pub(super) fn change_names(changes: &Value) -> Vec<String> {
                 "" => change
                     .as_object()
                     .and_then(|m| m.keys().next())
-                    .map(String::as_str)
                     .unwrap_or("change"),
                 t => t,
             };

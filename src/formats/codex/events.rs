@@ -17,7 +17,8 @@ use crate::entry::Entry;
 use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit, Owned,
 };
-use serde_json::{json, Value};
+use crate::formats::common::{Json, Value};
+use serde_json::json;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -276,20 +277,20 @@ fn tool_event(
     out.emit(tool_result(ts, &id, Some(&name), content, is_error, duration));
 }
 
-fn call_of(msg: &Value, ty: &str) -> (String, Value) {
+fn call_of(msg: &Value, ty: &str) -> (String, Json) {
     match ty {
         "exec_command_begin" | "exec_command_end" => {
             let input = object([
-                ("command", Some(Value::String(command_text(msg.get("command"))))),
-                ("cwd", msg.get("cwd").filter(|c| c.is_string()).cloned()),
+                ("command", Some(Json::String(command_text(msg.get("command"))))),
+                ("cwd", msg.get("cwd").filter(|c| c.is_string()).map(Value::to_json)),
             ]);
             ("shell".owned(), input)
         }
         "patch_apply_begin" | "patch_apply_end" => {
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
             let input = object([
-                ("files", (!files.is_empty()).then(|| Value::from(files))),
-                ("auto_approved", msg.get("auto_approved").cloned()),
+                ("files", (!files.is_empty()).then(|| Json::from(files))),
+                ("auto_approved", msg.get("auto_approved").map(Value::to_json)),
             ]);
             ("apply_patch".owned(), input)
         }
@@ -299,13 +300,13 @@ fn call_of(msg: &Value, ty: &str) -> (String, Value) {
             let tool = str_of(inv, "tool").unwrap_or("tool");
             let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args =
-                inv.get("arguments").filter(|a| !a.is_null()).cloned().unwrap_or_else(|| json!({}));
+                inv.get("arguments").filter(|a| !a.is_null()).map(Value::to_json).unwrap_or_else(|| json!({}));
             (name, args)
         }
         "view_image_tool_call" => {
-            ("view_image".owned(), object([("path", msg.get("path").cloned())]))
+            ("view_image".owned(), object([("path", msg.get("path").map(Value::to_json))]))
         }
-        _ => ("web_search".owned(), object([("query", msg.get("query").cloned())])),
+        _ => ("web_search".owned(), object([("query", msg.get("query").map(Value::to_json))])),
     }
 }
 

@@ -14,7 +14,8 @@ use crate::entry::Entry;
 use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
-use serde_json::{json, Value};
+use crate::formats::common::{Json, Value};
+use serde_json::json;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -177,19 +178,19 @@ fn tool_item(
 }
 
 /// The tool name and input a tool-like item is shown with.
-fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
+fn call_of(item: &Value, item_ty: &str) -> (String, Json) {
     match item_ty {
         "command_execution" => (
             "command_execution".owned(),
             object([("command", Some(str_of(item, "command").unwrap_or("").into()))]),
         ),
         "file_change" => {
-            let changes: Vec<Value> = changes_of(item)
+            let changes: Vec<Json> = changes_of(item)
                 .map(|(path, kind)| {
                     object([("path", Some(path.into())), ("kind", Some(kind.into()))])
                 })
                 .collect();
-            ("file_change".owned(), object([("changes", Some(Value::Array(changes)))]))
+            ("file_change".owned(), object([("changes", Some(Json::Array(changes)))]))
         }
         "mcp_tool_call" => {
             let server = str_of(item, "server").unwrap_or("");
@@ -197,14 +198,14 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
             let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args = match item.get("arguments") {
                 None | Some(Value::Null) => json!({}),
-                Some(a) => a.clone(),
+                Some(a) => a.to_json(),
             };
             (name, args)
         }
         "collab_tool_call" => {
             let input = object([
-                ("prompt", item.get("prompt").filter(|p| !p.is_null()).cloned()),
-                ("receiver_thread_ids", item.get("receiver_thread_ids").cloned()),
+                ("prompt", item.get("prompt").filter(|p| !p.is_null()).map(Value::to_json)),
+                ("receiver_thread_ids", item.get("receiver_thread_ids").map(Value::to_json)),
             ]);
             (str_of(item, "tool").unwrap_or("collab_tool_call").owned(), input)
         }
@@ -215,7 +216,7 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Value) {
                 .unwrap_or_default();
             ("web_search".owned(), object([("query", Some(query.into()))]))
         }
-        _ => (item_ty.owned(), object([("path", item.get("path").cloned())])),
+        _ => (item_ty.owned(), object([("path", item.get("path").map(Value::to_json))])),
     }
 }
 
@@ -290,13 +291,13 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
 }
 
 /// `(path, kind)` of each change of a file_change item.
-fn changes_of(item: &Value) -> impl Iterator<Item = (&str, &str)> {
+fn changes_of<'a>(item: &'a Value) -> impl Iterator<Item = (&'a str, &'a str)> {
     item.get("changes").and_then(Value::as_array).into_iter().flatten().map(change_of)
 }
 
-fn change_of(c: &Value) -> (&str, &str) {
+fn change_of<'a>(c: &'a Value) -> (&'a str, &'a str) {
     let kind = match c.get("kind") {
-        Some(Value::String(k)) => k.as_str(),
+        Some(Value::String(k)) => k,
         Some(k) => str_of(k, "type").unwrap_or("update"),
         None => "update",
     };
@@ -380,7 +381,7 @@ pub(super) fn with_item_id(mut e: Entry, id: &str) -> Entry {
 /// An error value's message: a string, or an object's `message`.
 pub(super) fn error_message(v: Option<&Value>) -> Option<String> {
     match v? {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::String(s) if !s.is_empty() => Some(s.to_string()),
         Value::Object(_) => {
             let v = v?;
             nonempty_str(v, "message").map(str::owned).or_else(|| Some(common::compact_json(v)))

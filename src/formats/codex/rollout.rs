@@ -13,7 +13,8 @@ use crate::entry::Entry;
 use crate::formats::common::{
     self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
-use serde_json::{json, Value};
+use crate::formats::common::{Json, Value};
+use serde_json::json;
 use std::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
@@ -163,30 +164,30 @@ pub(super) fn response_item(
     }
 }
 
-fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
+fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
     let call_id = nonempty_str(p, "call_id").or_else(|| nonempty_str(p, "id")).map(str::owned);
     match ty {
         "function_call" => {
             let args = str_of(p, "arguments").unwrap_or("");
-            let input = match serde_json::from_str::<Value>(args) {
-                Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
+            let input = match serde_json::from_str::<Json>(args) {
+                Ok(v @ (Json::Object(_) | Json::Array(_))) => v,
                 _ => match p.get("arguments") {
-                    Some(Value::String(s)) => Value::String(s.clone()),
-                    Some(other) => other.clone(),
+                    Some(Value::String(s)) => Json::String(s.owned()),
+                    Some(other) => other.to_json(),
                     None => json!({}),
                 },
             };
             (str_of(p, "name").unwrap_or("function").owned(), input, call_id)
         }
         "custom_tool_call" => {
-            let input = p.get("input").cloned().unwrap_or(Value::Null);
+            let input = p.get("input").map(Value::to_json).unwrap_or(Json::Null);
             (str_of(p, "name").unwrap_or("custom_tool").owned(), input, call_id)
         }
         "local_shell_call" => {
             let action = p.get("action").unwrap_or(&Value::Null);
             let input = object([
-                ("command", Some(Value::String(command_text(action.get("command"))))),
-                ("workdir", action.get("working_directory").filter(|w| w.is_string()).cloned()),
+                ("command", Some(Json::String(command_text(action.get("command"))))),
+                ("workdir", action.get("working_directory").filter(|w| w.is_string()).map(Value::to_json)),
             ]);
             ("local_shell".owned(), input, call_id)
         }
@@ -194,7 +195,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Value, Option<String>) {
             let action = p.get("action").unwrap_or(&Value::Null);
             let input = match nonempty_str(action, "query") {
                 Some(q) => object([("query", Some(q.into()))]),
-                None => action.clone(),
+                None => action.to_json(),
             };
             ("web_search".owned(), input, call_id)
         }

@@ -2,7 +2,7 @@
 //! Cursor's bookkeeping) and a readable result (`result.success|failure|error|…`).
 
 use super::super::common::{self, str_of, Owned};
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 
 /// `shellToolCall` → `shell`; `function` → its `name`; MCP calls → `mcp:<tool>`.
 pub(super) fn tool_name(key: &str, inner: &Value) -> String {
@@ -25,20 +25,20 @@ pub(super) fn tool_name(key: &str, inner: &Value) -> String {
         .owned()
 }
 
-pub(super) fn tool_input(key: &str, inner: &Value) -> Value {
+pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
     if key == "function" {
         return match inner.get("arguments") {
             Some(Value::String(s)) => {
-                serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+                serde_json::from_str(s).unwrap_or_else(|_| Json::String(s.owned()))
             }
-            Some(other) => other.clone(),
-            None => Value::Object(Default::default()),
+            Some(other) => other.to_json(),
+            None => Json::Object(Default::default()),
         };
     }
     let mut args = inner
         .get("args")
-        .cloned()
-        .unwrap_or(Value::Object(Default::default()));
+        .map(Value::to_json)
+        .unwrap_or(Json::Object(Default::default()));
     if let Some(map) = args.as_object_mut() {
         // The call id again, and Cursor's own shell-parser annotations: bookkeeping, not input.
         map.remove("toolCallId");
@@ -88,7 +88,7 @@ pub(super) fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>)
     let Some(outcome) = outcome else {
         return (common::compact_json(r), false, None);
     };
-    let body = &map[outcome];
+    let body = map.get(outcome).unwrap_or(&Value::Null);
     let mut text = readable(body);
     let mut is_error = outcome != "success";
     if let Some(code) = body.get("exitCode").and_then(Value::as_i64) {
@@ -118,7 +118,7 @@ pub(super) fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>)
 
 fn readable(body: &Value) -> String {
     match body {
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         Value::Object(_) => {
             if body.get("stdout").is_some() || body.get("interleavedOutput").is_some() {
                 let inter = str_of(body, "interleavedOutput").unwrap_or("");
@@ -142,7 +142,7 @@ fn readable(body: &Value) -> String {
                 "diffString",
             ] {
                 match body.get(k) {
-                    Some(Value::String(s)) => return s.clone(),
+                    Some(Value::String(s)) => return s.to_string(),
                     // MCP results: `content` is a list of text/image blocks.
                     Some(blocks @ Value::Array(_)) => return common::content_text(blocks),
                     _ => {}

@@ -3,7 +3,7 @@
 
 use super::super::common::{self, path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::Value;
 
 pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry>) {
     let id = v

@@ -1,11 +1,16 @@
 //! Unit tests of the OpenClaw module.
 
 use super::*;
-use serde_json::json;
+use serde_json::{json, Value};
+
+/// `detect` of a `json!` value.
+fn detect(v: &Value) -> Confidence {
+    super::detect(&crate::formats::common::Value::from_json(v))
+}
 
 fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
     let mut out = Vec::new();
-    parse(v, "", "t", state, &mut out);
+    parse(&crate::formats::common::Value::from_json(v), "", "t", state, &mut out);
     out
 }
 

@@ -14,7 +14,7 @@
 
 use super::super::common::{self, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use serde_json::Value;
+use crate::formats::common::{Json, Value};
 use std::fmt::Write;
 
 /// Longest compaction/branch summary shown in a system line.
@@ -142,7 +142,7 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
 }
 
 /// The content blocks of a message (a string content counts as one text block).
-pub fn blocks(m: &Value) -> Vec<&Value> {
+pub fn blocks<'a, 'v>(m: &'a Value<'v>) -> Vec<&'a Value<'v>> {
     match m.get("content") {
         Some(Value::Array(items)) => items.iter().collect(),
         Some(s @ Value::String(_)) => vec![s],
@@ -152,7 +152,7 @@ pub fn blocks(m: &Value) -> Vec<&Value> {
 
 fn push_text(block: &Value, key: &str, ts: &str, thinking: bool, out: &mut Vec<Entry>) {
     let text = match block {
-        Value::String(s) => s.as_str(),
+        Value::String(s) => s,
         _ => str_of(block, key).unwrap_or(""),
     };
     if text.trim().is_empty() {
@@ -190,8 +190,8 @@ fn tool_call(block: &Value, ts: &str) -> Entry {
     let name = str_of(block, "name").unwrap_or("tool");
     let input = block
         .get("arguments")
-        .cloned()
-        .unwrap_or(Value::Object(Default::default()));
+        .map(Value::to_json)
+        .unwrap_or(Json::Object(Default::default()));
     Entry::tool_call(ts, name, input, str_of(block, "id").map(str::owned))
 }
 

@@ -1,0 +1,481 @@
+//! The parsed JSON line the runtime modules read: a borrowed value tree.
+//!
+//! `serde_json::Value` copies every key and string into its own allocation and hashes every
+//! key into an index map; per line that was most of the parser's time (callgrind: 81% of the
+//! core on the 3.3 MB Claude log). This tree borrows every string without escapes from the
+//! line itself (`Cow::Borrowed`), keeps an object's members in one `Vec` in input order, and
+//! finds a key by a short linear scan (objects in agent output have a handful of keys).
+//!
+//! It reads the way `serde_json::Value` (with `preserve_order`) reads, so the modules keep
+//! their meaning: numbers are `serde_json::Number` (a non-finite float becomes `Null`), a
+//! duplicate key keeps its first position and its last value, and `compact_json` writes the
+//! same text. Only the values a module turns into output (tool inputs) are converted to
+//! `serde_json::Value`, with [`Value::to_json`].
+
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Number;
+use std::borrow::Cow;
+use std::fmt;
+
+/// One JSON value of a line; strings borrow from the line when they hold no escapes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Value<'a> {
+    #[default]
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Cow<'a, str>),
+    Array(Vec<Value<'a>>),
+    Object(Map<'a>),
+}
+
+/// An object's members in input order, keys unique (the last value of a repeated key wins,
+/// at the key's first position).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Map<'a> {
+    members: Vec<(Cow<'a, str>, Value<'a>)>,
+}
+
+static NULL: Value<'static> = Value::Null;
+
+impl<'a> Value<'a> {
+    /// The member `key` of an object; `None` for a missing key or a non-object. Out of
+    /// line on purpose: ~300 call sites would each inline the scan (~25 KB of wasm).
+    #[inline(never)]
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        match self {
+            Value::Object(m) => m.get(key),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Value::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Number(n) => n.as_i64(),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&Vec<Value<'a>>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&Map<'a>> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_object_mut(&mut self) -> Option<&mut Map<'a>> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    pub fn is_object(&self) -> bool {
+        matches!(self, Value::Object(_))
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, Value::String(_))
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, Value::Array(_))
+    }
+
+    pub fn is_boolean(&self) -> bool {
+        matches!(self, Value::Bool(_))
+    }
+
+    pub fn is_number(&self) -> bool {
+        matches!(self, Value::Number(_))
+    }
+
+    /// The same value as a `serde_json::Value` (for output: tool inputs and the like).
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => serde_json::Value::Number(n.clone()),
+            Value::String(s) => serde_json::Value::String(String::from(&**s)),
+            Value::Array(items) => serde_json::Value::Array(items.iter().map(Value::to_json).collect()),
+            Value::Object(m) => {
+                let mut out = serde_json::Map::new();
+                for (k, v) in m.iter() {
+                    out.insert(String::from(k), v.to_json());
+                }
+                serde_json::Value::Object(out)
+            }
+        }
+    }
+
+    /// The same value owning all its strings (for a line that had to be rewritten first).
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Number(n) => Value::Number(n),
+            Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
+            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_owned).collect()),
+            Value::Object(m) => Value::Object(Map {
+                members: m
+                    .members
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            }),
+        }
+    }
+
+    /// A value built from a `serde_json::Value` (tests and callers that already hold one).
+    pub fn from_json(v: &'a serde_json::Value) -> Value<'a> {
+        Value::deserialize(v).unwrap_or_default()
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Value<'a> {
+    type Output = Value<'a>;
+
+    /// `v["key"]`: the member, or `Null` (as `serde_json::Value` indexes).
+    fn index(&self, key: &str) -> &Value<'a> {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl PartialEq<str> for Value<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == Some(other)
+    }
+}
+
+impl PartialEq<&str> for Value<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == Some(*other)
+    }
+}
+
+impl<'a> Map<'a> {
+    #[inline(never)]
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        self.members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Sets `key` (in its old place when present, else last).
+    pub fn insert(&mut self, key: &'a str, v: Value<'a>) {
+        match self.members.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = v,
+            None => self.members.push((Cow::Borrowed(key), v)),
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<Value<'a>> {
+        let i = self.members.iter().position(|(k, _)| k == key)?;
+        Some(self.members.remove(i).1)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.members.iter().map(|(k, _)| &**k)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Value<'a>> {
+        self.members.iter().map(|(_, v)| v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value<'a>)> {
+        self.members.iter().map(|(k, v)| (&**k, v))
+    }
+
+    /// Adds a member read from input: a repeated key takes the new value in its old place.
+    /// Past a few members duplicates are found once at the end ([`Map::dedupe`]), so a
+    /// hostile object of many keys stays O(n log n).
+    fn push(&mut self, k: Cow<'a, str>, v: Value<'a>) {
+        if self.members.len() < SCAN_LIMIT {
+            if let Some(slot) = self.members.iter_mut().find(|(key, _)| *key == k) {
+                slot.1 = v;
+                return;
+            }
+        }
+        self.members.push((k, v));
+    }
+
+    /// Merges repeated keys among members past the first `SCAN_LIMIT` (see `push`).
+    fn dedupe(&mut self) {
+        let n = self.members.len();
+        if n <= SCAN_LIMIT {
+            return;
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_unstable_by(|&a, &b| self.members[a].0.cmp(&self.members[b].0).then(a.cmp(&b)));
+        let mut drop = vec![false; n];
+        let mut i = 0;
+        while i < n {
+            let mut j = i + 1;
+            while j < n && self.members[order[j]].0 == self.members[order[i]].0 {
+                j += 1;
+            }
+            if j - i > 1 {
+                // First position, last value.
+                let (first, last) = (order[i], order[j - 1]);
+                let v = std::mem::take(&mut self.members[last].1);
+                self.members[first].1 = v;
+                for &k in &order[i + 1..j] {
+                    drop[k] = true;
+                }
+            }
+            i = j;
+        }
+        let mut idx = 0;
+        self.members.retain(|_| {
+            let keep = !drop[idx];
+            idx += 1;
+            keep
+        });
+    }
+}
+
+const SCAN_LIMIT: usize = 16;
+
+impl<'m, 'a> IntoIterator for &'m Map<'a> {
+    type Item = (&'m str, &'m Value<'a>);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'m, (Cow<'a, str>, Value<'a>)>,
+        fn(&'m (Cow<'a, str>, Value<'a>)) -> (&'m str, &'m Value<'a>),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter().map(|(k, v)| (&**k, v))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value<'de>, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value<'de>, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value<'de>, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Value<'de>, E> {
+        Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Value<'de>, E> {
+        Ok(Value::String(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value<'de>, E> {
+        Ok(Value::String(Cow::Owned(String::from(s))))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value<'de>, E> {
+        Ok(Value::String(Cow::Owned(s)))
+    }
+    fn visit_unit<E>(self) -> Result<Value<'de>, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value<'de>, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value<'de>, D::Error> {
+        Value::deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value<'de>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Value<'de>, A::Error> {
+        read_map(access, &[]).map(Value::Object)
+    }
+}
+
+/// An object's members, leaving out the keys in `skip` (scanned, not built).
+pub(super) fn read_map<'de, A: MapAccess<'de>>(
+    mut access: A,
+    skip: &[&str],
+) -> Result<Map<'de>, A::Error> {
+    let mut map = Map::default();
+    while let Some(key) = access.next_key_seed(KeySeed)? {
+        if skip.contains(&&*key) {
+            access.next_value::<de::IgnoredAny>()?;
+        } else {
+            map.push(key, access.next_value()?);
+        }
+    }
+    map.dedupe();
+    Ok(map)
+}
+
+impl<'de> Deserialize<'de> for Value<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value<'de>, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+/// A key, borrowed when it has no escapes.
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(s))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(String::from(s)))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(s))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing (compact JSON of a value shown as text, in input key order)
+
+impl Serialize for Value<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Number(n) => n.serialize(s),
+            Value::String(t) => s.serialize_str(t),
+            Value::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for v in items {
+                    seq.serialize_element(v)?;
+                }
+                seq.end()
+            }
+            Value::Object(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m.iter() {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(t: &str) -> Value<'_> {
+        serde_json::from_str(t).unwrap()
+    }
+
+    #[test]
+    fn reads_like_serde_json() {
+        let cases = [
+            r#"{"a":1,"b":[true,null,"x\ny",-2,1.5e3],"c":{"d":"e\u00e9"},"a":2}"#,
+            r#"{"k":18446744073709551615,"m":-9223372036854775808,"f":0.1}"#,
+            r#"{}"#,
+            r#"[]"#,
+        ];
+        for c in cases {
+            let ours = parse(c);
+            let theirs: serde_json::Value = serde_json::from_str(c).unwrap();
+            assert_eq!(ours.to_json(), theirs, "{c}");
+            assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&theirs).unwrap());
+        }
+    }
+
+    #[test]
+    fn strings_without_escapes_are_borrowed() {
+        let v = parse(r#"{"plain":"abc","esc":"a\"b"}"#);
+        assert!(matches!(v.get("plain"), Some(Value::String(Cow::Borrowed("abc")))));
+        assert!(matches!(v.get("esc"), Some(Value::String(Cow::Owned(_)))));
+        assert_eq!(v["missing"], Value::Null);
+    }
+
+    #[test]
+    fn repeated_keys_keep_first_place_and_last_value_in_large_objects() {
+        let mut t = String::from("{");
+        for i in 0..40 {
+            t.push_str(&format!("\"k{}\":{},", i % 25, i));
+        }
+        t.push_str("\"k3\":\"last\"}");
+        let ours = parse(&t);
+        let theirs: serde_json::Value = serde_json::from_str(&t).unwrap();
+        assert_eq!(ours.to_json(), theirs);
+        assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&theirs).unwrap());
+        assert_eq!(ours.as_object().unwrap().len(), 25);
+    }
+}
