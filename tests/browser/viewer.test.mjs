@@ -8,8 +8,9 @@
 //   the worker without 'unsafe-eval') falls back to one stdout entry per line, with why;
 // - live tail mode starts mid-file and streams;
 // - a 100k-line log parses with the page responsive (numbers reported, not asserted).
-// No console errors, no CSP violations. Screenshots go to docs/screenshots/ (set
-// VIEWER_SCREENSHOTS=<dir> to write them elsewhere, or =0 to skip them).
+// No console errors, no CSP violations. Screenshots go to tests/screenshots-tmp/ (ignored by
+// git, so a test run leaves the tree clean); VIEWER_SCREENSHOTS=docs/screenshots refreshes the
+// ones the docs show, =0 skips them.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdirSync, rmSync, readdirSync } from "node:fs";
@@ -21,7 +22,7 @@ import { startViewerServer, PAGE_CSP, WORKER_CSP } from "../../www/serve.mjs";
 import { listSamples } from "../../www/build-samples.mjs";
 import { ECHO_PARSER, BAD_PARSERS, XSS, richLog, expectedFromGolden, synthesize, sweepRows, CSP_PROBE } from "./viewer-helpers.mjs";
 
-const SHOTS = process.env.VIEWER_SCREENSHOTS === "0" ? null : process.env.VIEWER_SCREENSHOTS || join(root, "docs", "screenshots");
+const SHOTS = process.env.VIEWER_SCREENSHOTS === "0" ? null : process.env.VIEWER_SCREENSHOTS || join(root, "tests", "screenshots-tmp");
 const fmtInt = (n) => Math.round(n).toLocaleString("en-US");
 const fmtCost = (v) => (v === 0 ? "$0" : v < 0.01 ? "$" + v.toFixed(4) : "$" + v.toFixed(2));
 
