@@ -64,6 +64,8 @@ fn write_output(output: &mut Vec<u8>, value: &impl serde::Serialize) -> usize {
     output.len()
 }
 
+/// The answer of `al_call` (already JSON text).
+#[cfg(feature = "readers")]
 fn set_output(b: &mut Buffers, json: String) -> usize {
     if b.output.capacity() > KEEP_BYTES && json.len() <= KEEP_BYTES {
         b.output = Vec::new();
@@ -213,7 +215,9 @@ pub extern "C" fn al_parser_free(handle: u32) {
 }
 
 /// Name-based call (see `crate::api`): input buffer holds the name then a JSON array of
-/// arguments; the answer is `{"ok":…}` or `{"throws":…}`.
+/// arguments; the answer is `{"ok":…}` or `{"throws":…}`. Only in builds with the readers
+/// (`dist/index.cjs`): the host's files have nothing to call by name.
+#[cfg(feature = "readers")]
 #[no_mangle]
 pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
     with_state(|b| {

@@ -394,7 +394,9 @@ fn js_json_to_serde(t: &str) -> Option<String> {
                 i += 1;
             }
             let token = &t[start..i];
-            if serde_json::from_str::<serde_json::Number>(token).is_err() {
+            // Read with the line's own value reader: `serde_json::Number`'s would link serde's
+            // invalid-type message and with it core's float formatting (~10 KB of wasm).
+            if serde_json::from_str::<Value>(token).is_err() {
                 out.push_str(&t[last..start]);
                 out.push_str(if c == b'-' { "-1.7976931348623157e308" } else { "1.7976931348623157e308" });
                 last = i;

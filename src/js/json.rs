@@ -194,7 +194,7 @@ impl Parser<'_> {
         // serde_json's reader (already in the binary) does the conversion; the text is valid
         // JSON, so its only failure is a magnitude past f64, which JS reads as Infinity.
         let text = self.src.get(start..self.i)?;
-        Some(Js::Num(match serde_json::from_str::<serde_json::Value>(text) {
+        Some(Js::Num(match serde_json::from_str::<crate::formats::common::Value>(text) {
             Ok(v) => v.as_f64().unwrap_or(f64::NAN),
             Err(_) if text.starts_with('-') => f64::NEG_INFINITY,
             Err(_) => f64::INFINITY,

@@ -169,8 +169,8 @@ fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
     match ty {
         "function_call" => {
             let args = str_of(p, "arguments").unwrap_or("");
-            let input = match serde_json::from_str::<Json>(args) {
-                Ok(v @ (Json::Object(_) | Json::Array(_))) => v,
+            let input = match serde_json::from_str::<Value>(args) {
+                Ok(v @ (Value::Object(_) | Value::Array(_))) => v.to_json(),
                 _ => match p.get("arguments") {
                     Some(Value::String(s)) => Json::String(s.owned()),
                     Some(other) => other.to_json(),

@@ -29,7 +29,10 @@ pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
     if key == "function" {
         return match inner.get("arguments") {
             Some(Value::String(s)) => {
-                serde_json::from_str(s).unwrap_or_else(|_| Json::String(s.owned()))
+                match serde_json::from_str::<Value>(s) {
+                    Ok(v) => v.to_json(),
+                    Err(_) => Json::String(s.owned()),
+                }
             }
             Some(other) => other.to_json(),
             None => Json::Object(Default::default()),
