@@ -35,15 +35,15 @@ function charPerByte(bytes, k) {
 }
 
 const ENCODINGS = {
-  "one char per byte (shipped)": {
-    literal: (w) => charPerByte(w, 0),
+  "one char per byte, shifted +0x30 (shipped)": {
+    literal: (w) => charPerByte(w, SHIFT),
     decoder: null, // the shipped alWasmBytes
   },
-  "one char per byte, shifted +0x30": {
-    literal: (w) => charPerByte(w, SHIFT),
+  "one char per byte, unshifted": {
+    literal: (w) => charPerByte(w, 0),
     decoder: `function alWasmBytes(s) {
   var n = s.length, out = new Uint8Array(n);
-  for (var i = 0; i < n; i++) out[i] = (s.charCodeAt(i) - ${SHIFT}) & 255;
+  for (var i = 0; i < n; i++) out[i] = s.charCodeAt(i) & 255;
   return out;
 }`,
   },

@@ -60,7 +60,8 @@ fn parse_line_into(
         overlong_entries(line.len(), line, ts, out);
         return None;
     }
-    let Some(value) = common::parse_object(line) else {
+    let mut cleaned = String::new();
+    let Some(value) = read_object(line, &mut cleaned) else {
         formats::plain::parse(line, ts, out);
         return Some((Format::Plain, Confidence::Maybe));
     };
@@ -80,6 +81,31 @@ fn parse_line_into(
             None
         }
     }
+}
+
+/// The line as a JSON object. A JSON line behind terminal controls (`"\x1b[0m{…}"`,
+/// `"\0{…}"`, `"progress 10%\r{…}"`) is read as the JSON a terminal shows once the plain-text
+/// cleaner has removed them (`cleaned` holds that text).
+fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<common::Value<'a>> {
+    if let Some(v) = common::parse_object(line) {
+        return Some(v);
+    }
+    if !has_controls(line) {
+        return None;
+    }
+    *cleaned = formats::plain::clean(line);
+    let cleaned: &'a String = cleaned;
+    if cleaned == line {
+        return None;
+    }
+    common::parse_object(cleaned)
+}
+
+/// Whether a line holds a C0 control other than tab, DEL or a C1 control (what the
+/// plain-text cleaner removes or acts on).
+fn has_controls(line: &str) -> bool {
+    line.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f)
+        || line.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c))
 }
 
 /// What an over-long line of `len` bytes (after its trailing CR) shows: a notice and the

@@ -274,17 +274,17 @@ fn partial_message_buffers_are_bounded() {
     assert!(g < 4 << 20, "pi deltas: state grew {g} bytes after {n} lines");
 }
 
-/// Known issue KI-1 (docs/robustness.md): JSON behind a control character or an escape
-/// sequence is shown raw as stdout. Fix proposed in src/parser.rs (`parse_line_into`: when
-/// `parse_object` fails and the line holds a control character, retry on
-/// `formats::plain::clean(line)`). Run with `--ignored` to see it fail.
+/// KI-1 (fixed, docs/robustness.md): JSON behind a control character, an escape sequence
+/// or a carriage-return overwrite is read as the JSON a terminal shows (src/parser.rs
+/// `read_object` retries on `formats::plain::clean(line)`).
 #[test]
-#[ignore = "known issue KI-1, fix proposed"]
 fn ki1_json_behind_control_characters_is_read_as_json() {
     for line in [
         "\u{0}{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}",
         "\u{1b}[0m{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}",
         "progress 10%\r{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}",
+        "{\"type\":\u{0}\"user\",\"message\":{\"content\":\"hi\u{7}\"}}",
+        "\u{9b}0m{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}",
     ] {
         let out = parse_line(line, TS);
         assert!(matches!(&out[..], [Entry::User { .. }]), "{line:?} -> {out:?}");

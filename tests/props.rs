@@ -64,9 +64,6 @@ fn check_line(line: &str, forced: &[Format]) -> Result<(), String> {
 /// `message` key turned into `lessage`) may show nothing (see docs/robustness.md, "Dropped
 /// malformed events").
 fn check_line_with(line: &str, forced: &[Format], must_show: bool) -> Result<(), String> {
-    if ki1_json_behind_controls(line) {
-        return Ok(()); // known issue KI-1 (see support_robust); tests/hostile.rs pins it
-    }
     let a = parse_line(line, TS);
     let json = check_entries(&a)?;
     if must_show && !is_blank(line) && a.is_empty() && may_be_invisible(line).is_none() {
@@ -102,9 +99,6 @@ fn check_mutated(line: &str) -> Result<(), String> {
 /// Stateful invariants over a sequence: entries valid; a reset parser and a fresh parser
 /// replay it identically; chunked feeding (`parse_chunk` + `flush`) gives the same entries.
 fn check_stateful(lines: &[String], chunk: usize, format: Option<Format>) -> Result<(), String> {
-    if lines.iter().any(|l| ki1_json_behind_controls(l)) {
-        return Ok(()); // known issue KI-1 (see support_robust)
-    }
     let fresh = || format.map(StdoutParser::with_format).unwrap_or_default();
     let mut p = fresh();
     let mut first = Vec::new();

@@ -11,7 +11,7 @@
 pub mod support;
 
 use agentlines::{entries_to_json, parse_line, parse_line_as, Entry, Format, StdoutParser};
-use support::{check_entries, is_blank, ki1_json_behind_controls, may_be_invisible};
+use support::{check_entries, is_blank, may_be_invisible};
 
 const TS: &str = "2026-01-01T00:00:00.000Z";
 
@@ -57,9 +57,6 @@ fn must_show(entries: &[Entry], line: &str, what: &str) {
 /// `parse_line` (stateless, autodetect) and `parse_line_as` (each runtime).
 pub fn parse_line_target(data: &[u8]) {
     let line = text(data);
-    if ki1_json_behind_controls(&line) {
-        return; // known issue KI-1 (docs/robustness.md)
-    }
     let out = parse_line(&line, TS);
     let json = must(check_entries(&out), "parse_line", &line);
     must_show(&out, &line, "parse_line");
@@ -77,9 +74,6 @@ pub fn stateful(data: &[u8]) {
     let (sel, rest) = data.split_first().map(|(a, b)| (*a, b)).unwrap_or((0, &[]));
     let t = text(rest);
     let lines: Vec<&str> = t.split('\n').collect();
-    if lines.iter().any(|l| ki1_json_behind_controls(l)) {
-        return; // known issue KI-1 (docs/robustness.md)
-    }
     let mut p = match sel as usize % 10 {
         9 => StdoutParser::new(),
         i => StdoutParser::with_format(FORMATS[i]),
@@ -98,9 +92,6 @@ pub fn chunks(data: &[u8]) {
     }
     let sizes = [data[0] as usize % 64 + 1, data[1] as usize + 1];
     let t = text(&data[2..]);
-    if t.split('\n').any(ki1_json_behind_controls) {
-        return; // known issue KI-1 (docs/robustness.md)
-    }
     let mut whole = StdoutParser::new();
     let mut expected = Vec::new();
     let mut lines: Vec<&str> = t.split('\n').collect();

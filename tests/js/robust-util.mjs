@@ -76,34 +76,3 @@ export function rawJsonEvent(entry, line) {
   return JSON.stringify(whole) === JSON.stringify(v);
 }
 
-// ESC sequences and C0/C1 controls removed (approximation of the plain module's cleaner).
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b[ -/]*[0-~]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Known issue KI-1 (docs/robustness.md): JSON behind control characters or escapes. */
-export function isKI1(line) {
-  const parts = line.split("\r").filter((p) => p.trim() !== "");
-  const afterCr = parts.length ? parts[parts.length - 1] : "";
-  return [line, afterCr].some((t) => cleanedIsJson(t, line));
-}
-
-function cleanedIsJson(t, line) {
-  const cleaned = t.replace(ESCAPES, "");
-  if (cleaned === line) return false;
-  try {
-    const v = JSON.parse(cleaned.trim());
-    return v !== null && typeof v === "object";
-  } catch {
-    return false;
-  }
-}
-
-/** Known issue KI-2: JSON that JSON.parse accepts and serde_json refuses (lone surrogate
- * escapes, numbers past f64), shown as text. */
-export function isKI2(line) {
-  try {
-    JSON.parse(line);
-  } catch {
-    return false;
-  }
-  return /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(line) || /\d[eE][+]?\d{3,}/.test(line) || /\d{309,}/.test(line);
-}

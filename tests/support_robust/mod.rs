@@ -420,18 +420,6 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
     p
 }
 
-/// Known issue KI-1 (docs/robustness.md): a JSON line with control characters or escape
-/// sequences before or between its tokens (`"\0{…}"`, `"\x1b[0m{…}"`, `"{\0\"type\"…"`), or
-/// behind a carriage-return overwrite (`"junk\r{…}"`), fails JSON parsing, goes to the plain-text module,
-/// which removes them, and the JSON is shown raw. Fix proposed for src/parser.rs; until it
-/// lands the property tests skip such lines for the raw-JSON rule only.
-pub fn ki1_json_behind_controls(line: &str) -> bool {
-    // Also a carriage-return overwrite: "junk\r{…}" shows as "{…}" on a terminal.
-    let after_cr = line.rsplit('\r').find(|s| !s.trim().is_empty()).unwrap_or("");
-    !is_raw_json(line)
-        && [line, after_cr].iter().any(|t| is_raw_json(&without_escapes(t).replace(|c: char| c.is_control() && c != '\t', "")))
-}
-
 /// Whether a text is a whole JSON event shown raw: a JSON object with a `type` key (the
 /// shape of every runtime's events). A sub-object shown as text (a tool input, an error
 /// object without a message) is not counted: modules use compact JSON for those on purpose.
