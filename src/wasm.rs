@@ -11,9 +11,11 @@
 //!    through serde-wasm-bindgen. It exists for wasm-bindgen-test and for the boundary
 //!    measurement in the README; the package does not ship it.
 //!
-//! Buffers: one input and one output buffer, reused across calls. After a call that
-//! needed more than `KEEP_BYTES`, they are dropped back to a small size so one huge line
-//! does not pin megabytes in the allocator (wasm memory pages themselves never shrink).
+//! Buffers: one input and one output buffer, reused across calls. The line is read in place
+//! (borrowed, not copied) and the answer serialised straight into the output buffer. An
+//! input buffer grown past `KEEP_BYTES` is dropped after its call, an output buffer at the
+//! start of the next call (the glue has read it by then), so one huge line does not pin
+//! megabytes in the allocator (wasm memory pages themselves never shrink).
 
 use crate::parser::{parse_line, StdoutParser};
 use crate::Format;
