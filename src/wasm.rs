@@ -51,13 +51,18 @@ fn input_str(input: &[u8], at: usize, len: usize) -> Cow<'_, str> {
     }
 }
 
-/// Writes the answer into the output buffer (JSON), returns its length. A buffer grown past
-/// `KEEP_BYTES` by an earlier answer (already read by then) is dropped first.
-fn write_output(output: &mut Vec<u8>, value: &impl serde::Serialize) -> usize {
+/// Empties the output buffer for the next answer. One grown past `KEEP_BYTES` by an earlier
+/// answer (already read by then) is dropped.
+fn clear_output(output: &mut Vec<u8>) {
     if output.capacity() > KEEP_BYTES {
         *output = Vec::new();
     }
     output.clear();
+}
+
+/// Writes the answer into the output buffer (JSON), returns its length.
+fn write_output(output: &mut Vec<u8>, value: &impl serde::Serialize) -> usize {
+    clear_output(output);
     if serde_json::to_writer(&mut *output, value).is_err() {
         // Serialising our own types cannot fail (see `entries_to_json`); never leave half.
         output.clear();
@@ -69,10 +74,7 @@ fn write_output(output: &mut Vec<u8>, value: &impl serde::Serialize) -> usize {
 /// The answer of `al_call` (already JSON text).
 #[cfg(feature = "readers")]
 fn set_output(b: &mut Buffers, json: String) -> usize {
-    if b.output.capacity() > KEEP_BYTES && json.len() <= KEEP_BYTES {
-        b.output = Vec::new();
-    }
-    b.output.clear();
+    clear_output(&mut b.output);
     b.output.extend_from_slice(json.as_bytes());
     b.output.len()
 }

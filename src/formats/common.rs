@@ -413,6 +413,29 @@ fn js_json_to_serde(t: &str) -> Option<String> {
     Some(out)
 }
 
+/// Unit-test helpers: a module's `detect` and `parse` applied to a `json!` value (the
+/// modules read the borrowed [`Value`]; tests write `serde_json` literals).
+#[cfg(test)]
+pub(crate) mod json_test {
+    use super::{Confidence, Json, Value};
+    use crate::entry::Entry;
+
+    pub fn detect(detect: fn(&Value) -> Confidence, v: &Json) -> Confidence {
+        detect(&Value::from_json(v))
+    }
+
+    /// The module's stateless (`state` `None`) or stateful entries for one line, ts `"t"`.
+    pub fn run<S>(
+        parse: fn(&Value, &str, &str, Option<&mut S>, &mut Vec<Entry>),
+        v: &Json,
+        state: Option<&mut S>,
+    ) -> Vec<Entry> {
+        let mut out = Vec::new();
+        parse(&Value::from_json(v), "", "t", state, &mut out);
+        out
+    }
+}
+
 #[cfg(test)]
 mod js_json_tests {
     use super::*;

@@ -343,15 +343,12 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    /// `detect` of a `json!` value.
     fn detect(v: &Value) -> Confidence {
-        super::detect(&crate::formats::common::Value::from_json(v))
+        crate::formats::common::json_test::detect(super::detect, v)
     }
 
     fn run(v: &Value, state: Option<&mut State>) -> Vec<Entry> {
-        let mut out = Vec::new();
-        parse(&crate::formats::common::Value::from_json(v), "", "t", state, &mut out);
-        out
+        crate::formats::common::json_test::run(parse, v, state)
     }
 
     fn update(kind: &str, index: u64, delta: &str) -> Value {

@@ -5,9 +5,8 @@ use super::*;
 use crate::parser::{parse_line, StdoutParser};
 use serde_json::{json, Value};
 
-/// `detect` of a `json!` value.
 fn detect(v: &Value) -> Confidence {
-    super::detect(&crate::formats::common::Value::from_json(v))
+    crate::formats::common::json_test::detect(super::detect, v)
 }
 
 fn v(line: &str) -> Value {
