@@ -136,7 +136,6 @@ fn message_line(
     mut state: Option<&mut State>,
     out: &mut Vec<Entry>,
 ) {
-    let start = out.len();
     let Some(msg) = rec.get("message").filter(|m| m.is_object()) else {
         out.emit(common::unknown_event(ts, runtime, rec));
         return;
@@ -150,7 +149,6 @@ fn message_line(
     }
     let flags = UserFlags::of(rec);
     let msg_id = str_of(msg, "id");
-    let mut hidden_thinking = false;
     match msg.get("content") {
         Some(Value::String(s)) => {
             if assistant {
@@ -163,7 +161,7 @@ fn message_line(
             for b in blocks {
                 if assistant {
                     let st = state.as_deref_mut();
-                    hidden_thinking |= assistant_block(b, msg_id, parent, ts, st, out);
+                    assistant_block(b, msg_id, parent, ts, st, out);
                 } else {
                     user_block(b, flags, parent, ts, out);
                 }
@@ -175,11 +173,9 @@ fn message_line(
             format!("{role}: {}", clip(&content_text(other), 300)),
         )),
     }
-    if out.len() == start && hidden_thinking {
-        // Claude Code often sends thinking as an empty string with only a signature:
-        // say that the model thought, so the line is not silently lost.
-        out.emit(Entry::thinking(ts, "[thinking not shown]").with_parent(parent));
-    }
+    // A thinking block with only a signature (Claude Code's hidden thinking) shows nothing:
+    // a "[thinking not shown]" row per message read as clutter (issue 15, class 6); the
+    // thinking tokens are counted in the message's and the result's output tokens.
 }
 
 /// Line-level flags of a user record that change how its text reads.
@@ -200,7 +196,7 @@ impl UserFlags {
     }
 }
 
-/// An assistant content block. Returns true for a thinking block with no visible text.
+/// An assistant content block.
 fn assistant_block(
     b: &Value,
     msg_id: Option<&str>,
@@ -208,7 +204,7 @@ fn assistant_block(
     ts: &str,
     state: Option<&mut State>,
     out: &mut Vec<Entry>,
-) -> bool {
+) {
     match type_of(b) {
         "text" => {
             if let Some(t) = str_of(b, "text") {
@@ -218,7 +214,7 @@ fn assistant_block(
         "thinking" => {
             let t = str_of(b, "thinking").unwrap_or("");
             if t.trim().is_empty() {
-                return true;
+                return;
             }
             if !state.is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::Thinking, t)) {
                 out.emit(Entry::thinking(ts, t).with_parent(parent));
@@ -239,9 +235,13 @@ fn assistant_block(
         "tool_result" => out.emit(tool_result(b, ts).with_parent(parent)),
         t if t.ends_with("_tool_result") => out.emit(server_tool_result(b, ts).with_parent(parent)),
         "image" | "document" => out.emit(Entry::assistant(ts, content_text(b)).with_parent(parent)),
-        other => out.emit(Entry::system(ts, format!("[{} block]", block_name(other)))),
+        other => {
+            let mut t = format!("[{} block]", block_name(other));
+            let more = common::human_texts(b).render(&t);
+            t.push_str(&more);
+            out.emit(Entry::system(ts, t))
+        }
     }
-    false
 }
 
 fn push_assistant_text(

@@ -6,8 +6,10 @@ use crate::entry::Entry;
 use std::collections::VecDeque;
 
 mod num;
+mod texts;
 mod val;
 pub use num::{fixed, num_text};
+pub use texts::{human_texts, TEXT_BUDGET};
 pub use val::{Map, Value};
 /// Output JSON (tool inputs and the like): `serde_json::Value`.
 pub type Json = serde_json::Value;
@@ -220,7 +222,8 @@ pub fn clip(text: &str, max_chars: usize) -> String {
 
 /// The fallback for a JSON event no module understands: a system entry that names the
 /// runtime and the event type, plus the first few short string fields so the line still
-/// says something. Never the raw JSON.
+/// says something, then the human text found inside it at any depth (bounded; see
+/// `texts.rs`). Never the raw JSON.
 pub fn unknown_event(ts: &str, runtime: &str, v: &Value) -> Entry {
     let ty = event_name(v);
     let mut text = if runtime.is_empty() {
@@ -234,6 +237,8 @@ pub fn unknown_event(ts: &str, runtime: &str, v: &Value) -> Entry {
         text.push_str(&details);
         text.push(')');
     }
+    let more = human_texts(v).render(&text);
+    text.push_str(&more);
     Entry::system(ts, text)
 }
 

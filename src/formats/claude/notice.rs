@@ -4,8 +4,8 @@
 //! `queue-operation`, `summary`, titles, `attachment`, …). Each becomes one short `system`
 //! entry, except subagent messages carried by `agent_progress`, shown as messages.
 
-use super::super::common::{self, clip, num_of, path, str_of, type_of, Emit, Owned};
-use super::text::{duration, first_line, plural, utc};
+use super::super::common::{self, clip, path, str_of, type_of, Emit, Owned};
+use super::text::{first_line, plural, utc};
 use crate::entry::Entry;
 use crate::formats::common::Value;
 use std::fmt::Write;
@@ -33,11 +33,9 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
     let ty = type_of(v);
     let text = match ty {
         "rate_limit_event" => rate_limit(v.get("rate_limit_info").unwrap_or(&Value::Null)),
-        "tool_progress" => format!(
-            "{} running ({})",
-            str_of(v, "tool_name").unwrap_or("tool"),
-            duration(num_of(v, "elapsed_time_seconds") * 1000.0)
-        ),
+        // Live progress of a running call: its result follows, and a row here would stand
+        // between the calls the host groups (issue 15, class 11).
+        "tool_progress" => return true,
         "auth_status" => {
             if let Some(e) = common::nonempty_str(v, "error") {
                 format!("authentication error: {}", clip(e, 300))
@@ -184,6 +182,11 @@ fn attachment(a: &Value) -> String {
 pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>) {
     let data = v.get("data").unwrap_or(&Value::Null);
     let text = match type_of(data) {
+        // Progress of one tool call (its hooks running, its output so far, its MCP or search
+        // status): the call's result carries the outcome, and a row here would stand between
+        // the calls the host groups (issue 15, class 11), so these show nothing.
+        "hook_progress" if is_tool_hook(data) => return,
+        "bash_progress" | "mcp_progress" | "query_update" | "search_results_received" => return,
         "hook_progress" => {
             let name = str_of(data, "hookName")
                 .or_else(|| str_of(data, "hookEvent"))
@@ -193,11 +196,6 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
                 None => format!("hook {name}"),
             }
         }
-        "bash_progress" => format!(
-            "command running ({}, {} of output)",
-            duration(num_of(data, "elapsedTimeSeconds") * 1000.0),
-            plural(num_of(data, "totalLines"), "line")
-        ),
         "agent_progress" => {
             let nested = data.get("message").unwrap_or(&Value::Null);
             let role = type_of(nested);
@@ -214,21 +212,6 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
             "waiting for task: {}",
             clip(str_of(data, "taskDescription").unwrap_or("?"), 200)
         ),
-        "mcp_progress" => format!(
-            "MCP {} {}: {}",
-            str_of(data, "serverName").unwrap_or("?"),
-            str_of(data, "toolName").unwrap_or("?"),
-            str_of(data, "status").unwrap_or("running")
-        ),
-        "query_update" => format!(
-            "web search: {}",
-            clip(str_of(data, "query").unwrap_or(""), 200)
-        ),
-        "search_results_received" => format!(
-            "web search: {} results for {}",
-            common::num_text(num_of(data, "resultCount")),
-            clip(str_of(data, "query").unwrap_or("?"), 200)
-        ),
         "" => "progress".owned(),
         other => {
             let fields = common::short_fields(data, 2);
@@ -240,4 +223,12 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
         }
     };
     out.emit(Entry::system(ts, text));
+}
+
+/// Hooks that run around one tool call (their outcome shows in the call's result).
+pub(super) fn is_tool_hook(v: &Value) -> bool {
+    let event = str_of(v, "hookEvent")
+        .or_else(|| str_of(v, "hook_event"))
+        .unwrap_or("");
+    matches!(event, "PreToolUse" | "PostToolUse" | "PostToolUseFailure")
 }

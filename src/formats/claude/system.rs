@@ -96,6 +96,13 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             }
             t
         }
+        // A hook around one tool call shows only when it did not succeed: the rest is live
+        // progress that would stand between the calls the host groups (issue 15, class 11).
+        "hook_started" | "hook_progress" | "hook_response"
+            if super::notice::is_tool_hook(v) && !hook_failed(sub, v) =>
+        {
+            return
+        }
         "hook_started" | "hook_progress" | "hook_response" => hook(sub, v),
         "task_started" => {
             let mut t = format!("task started: {}", str_of(v, "description").unwrap_or("?"));
@@ -146,10 +153,10 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
                 None => format!("task {status}"),
             }
         }
-        "thinking_tokens" => format!(
-            "thinking (~{} tokens so far)",
-            num_text(num_of(v, "estimated_tokens"))
-        ),
+        // A live tick of the thinking-token estimate, several per second while the model
+        // thinks: a finished transcript read as a column of them (issue 15, class 6). The
+        // true count is in the result's output tokens, so the tick shows nothing.
+        "thinking_tokens" => return,
         "background_tasks_changed" => {
             let tasks = v
                 .get("tasks")
@@ -245,6 +252,12 @@ fn status(v: &Value) -> String {
         (None, Some(m)) => format!("permission mode: {m}"),
         (None, None) => "status: idle".owned(),
     }
+}
+
+fn hook_failed(sub: &str, v: &Value) -> bool {
+    sub == "hook_response"
+        && (num_of(v, "exit_code") != 0.0
+            || !matches!(str_of(v, "outcome").unwrap_or("success"), "success" | "finished"))
 }
 
 fn hook(sub: &str, v: &Value) -> String {

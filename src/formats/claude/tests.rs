@@ -33,12 +33,12 @@ fn pair(kind: &str, text: &str) -> (String, String) {
 }
 
 #[test]
-fn empty_thinking_alone_is_marked_but_never_doubles_up() {
+fn signature_only_thinking_and_thinking_token_ticks_show_nothing() {
     let alone = r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":"","signature":"abc"}]},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}"#;
-    assert_eq!(
-        texts(&parse_line(alone, "t")),
-        vec![pair("thinking", "[thinking not shown]")]
-    );
+    assert!(parse_line(alone, "t").is_empty());
+    let tick = r#"{"type":"system","subtype":"thinking_tokens","estimated_tokens":50,"estimated_tokens_delta":50,"session_id":"s","uuid":"u"}"#;
+    assert!(parse_line(tick, "t").is_empty());
+    assert!(StdoutParser::new().parse_line(tick, "t").is_empty());
     let with_text = r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":""},{"type":"text","text":"hi"}]}}"#;
     assert_eq!(
         texts(&parse_line(with_text, "t")),
@@ -199,9 +199,11 @@ fn session_lines_read_cleanly() {
         matches!(&out[..], [Entry::ToolCall { parent_tool_use_id: Some(p), .. }] if p == "toolu_T")
     );
     let hook = r#"{"type":"progress","sessionId":"s","uuid":"u","data":{"type":"hook_progress","hookEvent":"PostToolUse","hookName":"PostToolUse:Bash","command":"callback"}}"#;
+    assert!(parse_line(hook, "t").is_empty(), "a tool call's hook is progress of that call");
+    let start = hook.replace("PostToolUse", "SessionStart").replace("callback", "bd prime");
     assert_eq!(
-        texts(&parse_line(hook, "t")),
-        vec![pair("system", "hook PostToolUse:Bash: callback")]
+        texts(&parse_line(&start, "t")),
+        vec![pair("system", "hook SessionStart:Bash: bd prime")]
     );
     let cmd = r#"{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>"}}"#;
     assert_eq!(
