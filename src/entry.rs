@@ -250,23 +250,35 @@ impl Entry {
     }
 
     /// Marks subagent traffic (Claude `parent_tool_use_id` and the like) on the kinds
-    /// that carry it; other kinds are left as they are.
+    /// that carry it; other kinds are left as they are. The released host ignores
+    /// `parentToolUseId`, so the mark is also in what it does show (issue 15, class 10): a
+    /// subagent's prompt is a `system` notice "Subagent prompt: …" (not a USER message),
+    /// and its complete text and thinking start with "↳ subagent: " (streamed pieces are
+    /// left as they are, a prefix on each would be repeated inside the merged text).
     pub fn with_parent(mut self, parent: Option<&str>) -> Entry {
-        if let Some(p) = parent {
-            match &mut self {
-                Entry::Assistant { parent_tool_use_id, .. }
-                | Entry::Thinking { parent_tool_use_id, .. }
-                | Entry::User { parent_tool_use_id, .. }
-                | Entry::ToolCall { parent_tool_use_id, .. }
-                | Entry::ToolResult { parent_tool_use_id, .. } => {
-                    *parent_tool_use_id = Some(p.to_owned())
+        let Some(p) = parent else { return self };
+        if let Entry::User { ts, text, .. } = self {
+            return Entry::System { ts, text: format!("{SUBAGENT_PROMPT}{text}") };
+        }
+        match &mut self {
+            Entry::Assistant { parent_tool_use_id, text, delta, .. }
+            | Entry::Thinking { parent_tool_use_id, text, delta, .. } => {
+                if delta.is_none() {
+                    text.insert_str(0, SUBAGENT_TEXT);
                 }
-                _ => {}
+                *parent_tool_use_id = Some(p.to_owned())
             }
+            Entry::ToolCall { parent_tool_use_id, .. }
+            | Entry::ToolResult { parent_tool_use_id, .. } => *parent_tool_use_id = Some(p.to_owned()),
+            _ => {}
         }
         self
     }
 }
+
+/// How a subagent's prompt and text read in a host that ignores `parentToolUseId`.
+pub const SUBAGENT_PROMPT: &str = "Subagent prompt: ";
+pub const SUBAGENT_TEXT: &str = "\u{21b3} subagent: ";
 
 /// `s.to_owned()`, out of line: the constructors are instantiated per text type, and at
 /// opt-level `s` each would carry its own inlined allocate-and-copy for the timestamp.

@@ -73,6 +73,7 @@ fn parse_line_into(
         Some((f, c)) => {
             let start = out.len();
             formats::parse_json(f, &value, line, ts, states, out);
+            strip_terminal_escapes(out, start);
             add_turn_signal_notices(out, start);
             Some((f, c))
         }
@@ -155,6 +156,22 @@ impl Overlong {
     fn finish(self, ts: &str, out: &mut Vec<Entry>) {
         if !self.blank {
             overlong_entries(self.len - usize::from(self.cr), &self.head, ts, out);
+        }
+    }
+}
+
+/// Terminal escapes inside JSON-carried text (a tool's coloured output, a command's
+/// progress bar) would show as `[31m` in the host: they go, as they do on plain-text lines
+/// (issue 15, class 8), with the plain-text module's stripper.
+fn strip_terminal_escapes(out: &mut [Entry], start: usize) {
+    for e in &mut out[start..] {
+        let text = match e {
+            Entry::ToolResult { content, .. } => content,
+            Entry::Stdout { text, .. } | Entry::Stderr { text, .. } | Entry::System { text, .. } => text,
+            _ => continue,
+        };
+        if let Some(clean) = formats::plain::strip_escapes(text) {
+            *text = clean;
         }
     }
 }

@@ -111,6 +111,20 @@ pub fn strip_ansi(s: &str) -> String {
     if !s.chars().any(|c| c.is_control() && c != '\t') {
         return s.owned();
     }
+    strip(s, false)
+}
+
+/// The same stripping for multi-line text carried inside JSON (tool output, command output,
+/// notices; issue 15, class 8): escape sequences and stray controls go, line breaks (`\n`)
+/// stay. Text without an ESC or C1 control is returned as `None` (nothing to do).
+pub fn strip_escapes(s: &str) -> Option<String> {
+    if !s.chars().any(|c| c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c)) {
+        return None;
+    }
+    Some(strip(s, true))
+}
+
+fn strip(s: &str, keep_newlines: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut state = Scan::Text;
     for c in s.chars() {
@@ -124,6 +138,10 @@ pub fn strip_ansi(s: &str) -> String {
                     Scan::Text
                 }
                 '\t' | '\r' => {
+                    out.push(c);
+                    Scan::Text
+                }
+                '\n' if keep_newlines => {
                     out.push(c);
                     Scan::Text
                 }
@@ -283,6 +301,11 @@ mod tests {
         assert_eq!(strip_ansi("tab\tkept"), "tab\tkept");
         // An unterminated OSC swallows the rest, as a terminal would.
         assert_eq!(strip_ansi("keep\x1b]2;never ends"), "keep");
+        assert_eq!(strip_escapes("plain\nlines"), None);
+        assert_eq!(
+            strip_escapes("\x1b[31mFAIL\x1b[0m a\n\x1b[32mok\x1b[0m b").as_deref(),
+            Some("FAIL a\nok b")
+        );
     }
 
     #[test]

@@ -116,30 +116,9 @@ pub(super) fn first_line(s: &str) -> String {
     }
 }
 
-/// Drops ANSI escape sequences (CSI `ESC [ … final` and two-byte `ESC x`).
+/// Drops terminal escape sequences, keeping line breaks: the plain-text module's stripper.
 pub(super) fn strip_ansi(s: &str) -> String {
-    if !s.contains('\u{1b}') {
-        return s.owned();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        if chars.peek() == Some(&'[') {
-            chars.next();
-            for n in chars.by_ref() {
-                if ('@'..='~').contains(&n) {
-                    break;
-                }
-            }
-        } else {
-            chars.next();
-        }
-    }
-    out
+    crate::formats::plain::strip_escapes(s).unwrap_or_else(|| s.to_owned())
 }
 
 /// Milliseconds as `850ms`, `4s`, `5m 41s`, `2h 3m`.
