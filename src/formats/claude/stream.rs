@@ -99,7 +99,8 @@ impl State {
         }
     }
 
-    fn record(&mut self, parent: Option<&str>, index: u64, kind: Kind, text: &str) {
+    /// Adds a streamed piece to its block; true when it is the block's first piece.
+    fn record(&mut self, parent: Option<&str>, index: u64, kind: Kind, text: &str) -> bool {
         let msg = self.current(parent);
         if let Some(b) = msg
             .blocks
@@ -108,6 +109,7 @@ impl State {
         {
             b.len += text.len();
             b.hash = fnv(b.hash, text);
+            return false;
         } else if msg.blocks.len() < MAX_BLOCKS {
             msg.blocks.push(Block {
                 index,
@@ -116,7 +118,9 @@ impl State {
                 hash: fnv(FNV_OFFSET, text),
                 shown_in_full: false,
             });
+            return true;
         }
+        false
     }
 
     /// True if this full block was already shown: streamed as deltas, or the same block
@@ -269,13 +273,17 @@ fn delta(
     let Some(text) = text.filter(|t| !t.is_empty()) else {
         return;
     };
-    state.record(parent, index, kind, text);
-    let e = if kind == Kind::Text {
-        Entry::assistant_delta(ts, text)
-    } else {
-        Entry::thinking_delta(ts, text)
+    let first = state.record(parent, index, kind, text);
+    let piece = |t: &str| match kind {
+        Kind::Text => Entry::assistant_delta(ts, t),
+        _ => Entry::thinking_delta(ts, t),
     };
-    out.emit(e.with_parent(parent));
+    if first && parent.is_some() {
+        // A subagent's streamed text starts with the same mark as its full text (see
+        // `Entry::with_parent`), as a piece of its own that the host's merge joins.
+        out.emit(piece(crate::entry::SUBAGENT_TEXT).with_parent(parent));
+    }
+    out.emit(piece(text).with_parent(parent));
 }
 
 #[cfg(test)]

@@ -154,10 +154,11 @@ fn stateful_mismatch_falls_back_to_the_full_text() {
 fn subagent_deltas_carry_the_parent() {
     let d = r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm"}},"session_id":"s","parent_tool_use_id":"toolu_P","uuid":"u"}"#;
     let mut p = StdoutParser::with_format(Format::Claude);
-    assert_eq!(
-        p.parse_line(d, "t"),
-        vec![Entry::thinking_delta("t", "hmm").with_parent(Some("toolu_P"))]
-    );
+    let mark = Entry::thinking_delta("t", crate::entry::SUBAGENT_TEXT).with_parent(Some("toolu_P"));
+    let piece = |t: &str| Entry::thinking_delta("t", t).with_parent(Some("toolu_P"));
+    // The block's first piece is preceded by the subagent mark, later pieces are not.
+    assert_eq!(p.parse_line(d, "t"), vec![mark, piece("hmm")]);
+    assert_eq!(p.parse_line(d, "t"), vec![piece("hmm")]);
 }
 
 #[test]
