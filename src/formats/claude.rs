@@ -114,7 +114,14 @@ pub(crate) fn parse_as(
             let parent = str_of(v, "parent_tool_use_id");
             message_line(runtime, v, ty, parent, ts, state, out);
         }
-        "result" => out.emit(result_entry(v, ts)),
+        "result" => {
+            let mut e = result_entry(v, ts);
+            if let (Some(st), Entry::Result { cost_usd, .. }) = (state, &mut e) {
+                let session = str_of(v, "session_id").unwrap_or("");
+                *cost_usd = st.cost_since_last(session, *cost_usd);
+            }
+            out.emit(e)
+        }
         "stream_event" => stream::stream_event(v, ts, state, out),
         "progress" => notice::progress(runtime, v, ts, out),
         _ => {

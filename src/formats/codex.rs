@@ -46,6 +46,9 @@ pub struct State {
     raw_reasoning_deltas: DeltaBuffer,
     /// Last token usage seen (`token_count`), for the next `task_complete` result.
     usage: Option<Usage>,
+    /// The session total already given out in earlier results: a result carries the turn's
+    /// part only, so the host's sum over results is the session's total.
+    reported: Usage,
     /// Last turn settings shown from a rollout `turn_context`.
     turn_context: Option<u64>,
 }
@@ -126,6 +129,18 @@ impl Usage {
             output: common::num_of(v, "output_tokens"),
             reasoning: common::num_of(v, "reasoning_output_tokens"),
             total: common::num_of(v, "total_tokens"),
+        }
+    }
+
+    /// What `self` (a running total) adds to the earlier total `before`.
+    fn since(self, before: Usage) -> Usage {
+        let d = |a: f64, b: f64| (a - b).max(0.0);
+        Usage {
+            input: d(self.input, before.input),
+            cached: d(self.cached, before.cached),
+            output: d(self.output, before.output),
+            reasoning: d(self.reasoning, before.reasoning),
+            total: d(self.total, before.total),
         }
     }
 

@@ -16,8 +16,8 @@
 //! Mapping: step_start → system "step started"; text → assistant; reasoning → thinking;
 //! tool_use → tool_call (id = `callID`) plus, once completed/error, tool_result (with
 //! `durationMs` from `state.time`, and a diff when `metadata.diff` holds one);
-//! step_finish → a `result` entry, except reason `tool-calls` (a step that continues) which
-//! is a compact system line; error → stderr "error: …"; done → system. Stateless: a
+//! step_finish → a `result` entry for every step (usage is per step; reasoning tokens are
+//! counted as output; a `tool-calls` step's text says so); error → stderr "error: …"; done → system. Stateless: a
 //! completed tool_use gives both call and result; stateful: if the same `callID` was
 //! already shown as called (pending/running seen) only the result is added.
 //!
@@ -186,30 +186,25 @@ pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
     }
 }
 
+/// Every step's usage is its own (OpenCode reports per step, not cumulative), so each
+/// step is one `result` (as the host's built-in parser gives) and the host's sum over them
+/// is the run's total (issue 15, class 3). Reasoning tokens are output tokens.
 fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
     let reason = str_of(part, "reason").unwrap_or("");
     let tokens = part.get("tokens").unwrap_or(&Value::Null);
     let input = num_of(tokens, "input");
-    let output = num_of(tokens, "output");
+    let output = num_of(tokens, "output") + num_of(tokens, "reasoning");
     let cached = path(tokens, &["cache", "read"])
         .and_then(Value::as_f64)
         .unwrap_or(0.0);
     let cost = num_of(part, "cost");
-    if reason == "tool-calls" {
-        out.emit(Entry::system(
-            ts,
-            format!(
-                "step finished: tool calls ({} in, {} out, {} cached tokens)",
-                common::num_text(input),
-                common::num_text(output),
-                common::num_text(cached)
-            ),
-        ));
-        return;
-    }
     out.emit(Entry::Result {
         ts: ts.owned(),
-        text: String::new(),
+        text: if reason == "tool-calls" {
+            "step finished: tool calls".owned()
+        } else {
+            String::new()
+        },
         input_tokens: input,
         output_tokens: output,
         cached_tokens: cached,
@@ -324,8 +319,11 @@ mod tests {
         assert!(
             matches!(&run(&stop, None)[0], Entry::Result { input_tokens, cached_tokens, cost_usd, .. } if *input_tokens == 10.0 && *cached_tokens == 7.0 && *cost_usd == 0.5)
         );
-        let more = json!({"type":"step_finish","sessionID":"s","timestamp":1,"part":{"reason":"tool-calls"}});
-        assert!(matches!(&run(&more, None)[0], Entry::System { .. }));
+        // Every step is a result (its usage is its own), reasoning counted as output.
+        let more = json!({"type":"step_finish","sessionID":"s","timestamp":1,"part":{"reason":"tool-calls","cost":0.25,"tokens":{"input":4,"output":2,"reasoning":5}}});
+        assert!(
+            matches!(&run(&more, None)[0], Entry::Result { output_tokens, cost_usd, subtype, .. } if *output_tokens == 7.0 && *cost_usd == 0.25 && subtype == "tool-calls")
+        );
         let err = json!({"type":"error","sessionID":"s","timestamp":1,"error":{"name":"APIError","data":{"message":"timeout"}}});
         assert!(
             matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "error: APIError: timeout")

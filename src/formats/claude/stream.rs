@@ -69,9 +69,23 @@ pub struct State {
     messages: VecDeque<Streamed>,
     /// Hashes of (message id, kind, text or tool id) of full blocks already shown.
     shown: VecDeque<u64>,
+    /// The session and `total_cost_usd` of the last `result`.
+    last_cost: Option<(String, f64)>,
 }
 
 impl State {
+    /// `total_cost_usd` is the session's running total (each result of a multi-turn stream
+    /// repeats the earlier turns' cost): the part this result adds, so the host's sum over
+    /// results is the session's cost (issue 15, class 4). A new session starts from 0.
+    pub(super) fn cost_since_last(&mut self, session: &str, total: f64) -> f64 {
+        let before = match &self.last_cost {
+            Some((s, c)) if s == session && *c <= total => *c,
+            _ => 0.0,
+        };
+        self.last_cost = Some((session.owned(), total));
+        total - before
+    }
+
     fn start(&mut self, id: &str, parent: Option<&str>) {
         if self.messages.len() >= MAX_MESSAGES {
             self.messages.pop_front();

@@ -396,3 +396,20 @@ fn bench_session_file() {
         );
     }
 }
+
+#[test]
+fn stateful_results_carry_each_turns_cost_so_the_sum_is_the_session_cost() {
+    let r = |cost: &str, sid: &str| {
+        format!(r#"{{"type":"result","subtype":"success","session_id":"{sid}","total_cost_usd":{cost},"usage":{{"input_tokens":5,"output_tokens":2}},"result":"ok"}}"#)
+    };
+    let cost = |es: Vec<Entry>| match &es[..] {
+        [Entry::Result { cost_usd, .. }] => *cost_usd,
+        other => panic!("{other:?}"),
+    };
+    let mut p = StdoutParser::with_format(Format::Claude);
+    assert_eq!(cost(p.parse_line(&r("0.25", "a"), "t")), 0.25);
+    assert_eq!(cost(p.parse_line(&r("0.75", "a"), "t")), 0.5);
+    assert_eq!(cost(p.parse_line(&r("0.125", "b"), "t")), 0.125, "a new session starts at 0");
+    // Stateless: the line's own figure (documented in docs/stateless.md).
+    assert_eq!(cost(parse_line(&r("0.75", "a"), "t")), 0.75);
+}

@@ -127,7 +127,17 @@ pub(super) fn parse(
         "token_count" => token_count(msg, ts, state, out),
         "task_started" | "turn_started" => out.emit(Entry::system(ts, "turn started")),
         "task_complete" | "turn_complete" => {
-            let usage = state.as_deref().and_then(|s| s.usage).unwrap_or_default();
+            // `token_count` totals are the session's running total: the result carries what
+            // this turn added, so results summed (as the host does) give the session total.
+            let usage = match state.as_deref_mut() {
+                Some(s) => {
+                    let total = s.usage.unwrap_or_default();
+                    let turn = total.since(s.reported);
+                    s.reported = total;
+                    turn
+                }
+                None => Default::default(),
+            };
             out.emit(result_entry(
                 ts,
                 str_of(msg, "last_agent_message").unwrap_or(""),

@@ -373,3 +373,22 @@ fn rollout_text_said_again_in_a_later_turn_is_shown_again() {
     let out = stateless(&[ev, ri, ev, ri]);
     assert_eq!(out.iter().filter(|e| matches!(e, Entry::Assistant { .. })).count(), 2);
 }
+
+#[test]
+fn stateful_task_results_carry_each_turns_tokens() {
+    let count = |i: u32, o: u32| {
+        format!(r#"{{"id":"1","msg":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{i},"output_tokens":{o},"total_tokens":{}}},"last_token_usage":{{"input_tokens":1,"output_tokens":1}}}}}}}}"#, i + o)
+    };
+    let done = r#"{"id":"1","msg":{"type":"task_complete","last_agent_message":"ok"}}"#;
+    let mut p = crate::parser::StdoutParser::with_format(crate::Format::Codex);
+    let mut sums = Vec::new();
+    for (i, o) in [(100, 10), (250, 30)] {
+        p.parse_line(&count(i, o), "t");
+        for e in p.parse_line(done, "t") {
+            if let Entry::Result { input_tokens, output_tokens, .. } = e {
+                sums.push((input_tokens, output_tokens));
+            }
+        }
+    }
+    assert_eq!(sums, [(100.0, 10.0), (150.0, 20.0)]);
+}
