@@ -87,15 +87,16 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "control_cancel_request" => "control request cancelled".owned(),
         "summary" => format!("summary: {}", clip(str_of(v, "summary").unwrap_or(""), 300)),
         "attachment" => attachment(v.get("attachment").unwrap_or(&Value::Null)),
+        // An update is Claude Code backing up a file an edit call is about to change: live
+        // bookkeeping of that call, which would stand between the calls the host groups.
+        "file-history-snapshot" | "file-history-delta" if common::bool_of(v, "isSnapshotUpdate") => {
+            return true
+        }
         "file-history-snapshot" | "file-history-delta" => {
             let files = path(v, &["snapshot", "trackedFileBackups"])
                 .and_then(Value::as_object)
                 .map(|m| m.len());
-            let what = if common::bool_of(v, "isSnapshotUpdate") {
-                "updated"
-            } else {
-                "saved"
-            };
+            let what = "saved";
             match files {
                 Some(n) => format!(
                     "file history snapshot {what} ({} tracked)",

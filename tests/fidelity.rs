@@ -1,0 +1,338 @@
+//! Fidelity replay (issue 15): every fixture (and, with `AGENTLINES_CORPUS=<dir>`, every
+//! `.jsonl`/`.ndjson` file under that directory, e.g. /work/shared/corpus) is replayed through
+//! both shipped paths, and three things a reader of the transcript must be able to count on
+//! are checked with oracles written here, independently of the parser's own code:
+//!
+//! 1. **Nothing lost from unknown objects**: where a line becomes an unknown-event notice
+//!    (`"event: …"`, `"<runtime> event: …"`, `"[… block]"`), the human text inside the line
+//!    (strings under content-like keys, at any depth, within the first 4 KB of such text) is
+//!    in the output.
+//! 2. **No tick-per-line rows**: no run of 3+ consecutive `system` rows that differ only in
+//!    their numbers (a progress ticker), and no progress notice between two tool calls.
+//! 3. **Totals add up**: the host sums `inputTokens + outputTokens` (and we check `costUsd`)
+//!    over all `result` entries; on the stateful path that sum equals the run's true total,
+//!    computed here from the raw lines per runtime (Claude stream-json: per-turn usage and
+//!    the last `total_cost_usd` of each session; OpenCode: every `step_finish`; Codex exec:
+//!    every `turn.completed`). The stateless path must agree on tokens; on cost only where a
+//!    session has one result (docs/stateless.md).
+//!
+//! `cargo test --test fidelity -- --nocapture` prints the measured numbers per file.
+
+use agentlines::parser::merge_deltas;
+use agentlines::{parse_line, Entry, StdoutParser};
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const TEXT_KEYS: &[&str] = &[
+    "text", "content", "message", "prompt", "query", "output", "result", "summary", "description",
+    "title", "error", "reason", "thought", "thoughts", "body", "response", "snippet", "stdout",
+    "stderr", "answer", "question", "subject", "detail", "details", "command",
+];
+const SKIP_KEYS: &[&str] = &["signature", "data", "encrypted_content", "id", "uuid"];
+const BUDGET: usize = 4096;
+
+fn inputs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    collect(&root, &mut out);
+    if let Some(dir) = std::env::var_os("AGENTLINES_CORPUS") {
+        collect(Path::new(&dir), &mut out);
+    }
+    out.sort();
+    out
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if (name.ends_with(".jsonl") || name.ends_with(".ndjson")) && !name.contains(".expected.") {
+            out.push(p);
+        }
+    }
+}
+
+/// Human texts of a JSON value (the oracle for check 1), in order, within the budget.
+fn texts(v: &Value, texty: bool, used: &mut usize, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if texty => {
+            let s = s.trim();
+            if s.chars().count() >= 2 && *used < BUDGET {
+                *used += s.len();
+                out.push(s.to_owned());
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| texts(x, texty, used, out)),
+        Value::Object(m) => {
+            for (k, x) in m {
+                if !SKIP_KEYS.contains(&k.as_str()) {
+                    texts(x, TEXT_KEYS.contains(&k.as_str()), used, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn is_unknown_notice(e: &Entry) -> bool {
+    let Entry::System { text, .. } = e else { return false };
+    let first = text.split(':').next().unwrap_or("");
+    let runtime_event = first.strip_suffix(" event").is_some_and(|r| !r.is_empty() && !r.contains(' '));
+    first == "event"
+        || runtime_event
+        || (text.starts_with('[') && text.lines().next().is_some_and(|l| l.ends_with(" block]")))
+}
+
+fn all_text(es: &[Entry]) -> String {
+    es.iter().map(|e| serde_json::to_string(e).unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+/// `s` as it reads inside the output's JSON text (escaped), first 30 chars.
+fn probe(s: &str) -> String {
+    let head: String = s.chars().take(30).collect();
+    let j = serde_json::to_string(&head).unwrap();
+    j[1..j.len() - 1].to_owned()
+}
+
+/// `s` with every run of digits (and `,`/`.` inside numbers) as one `#`.
+fn digits_out(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let numeric = c.is_ascii_digit() || (matches!(c, ',' | '.') && out.ends_with('#'));
+        if !numeric {
+            out.push(c);
+        } else if !out.ends_with('#') {
+            out.push('#');
+        }
+    }
+    out
+}
+
+#[derive(Default, Debug, Clone, Copy, PartialEq)]
+struct Totals {
+    tokens: f64,
+    cost: f64,
+}
+
+fn host_sum(es: &[Entry]) -> Totals {
+    let mut t = Totals::default();
+    for e in es {
+        if let Entry::Result { input_tokens, output_tokens, cost_usd, subtype, .. } = e {
+            if subtype != "paperclip_runner_session_usage" {
+                t.tokens += input_tokens + output_tokens;
+                t.cost += cost_usd;
+            }
+        }
+    }
+    t
+}
+
+/// The run's true totals from the raw lines, for the runtimes whose reports we know; `None`
+/// when no line reports usage. Also whether some session had several results (cost is
+/// then a running total the stateless path cannot split).
+fn true_totals(lines: &[Value]) -> (Option<Totals>, bool) {
+    let mut t = Totals::default();
+    let mut any = false;
+    let mut last_cost: Vec<(String, f64)> = Vec::new();
+    let mut multi = false;
+    let num = |v: &Value, k: &[&str]| -> f64 {
+        let mut cur = v;
+        for key in k {
+            match cur.get(key) {
+                Some(x) => cur = x,
+                None => return 0.0,
+            }
+        }
+        cur.as_f64().unwrap_or(0.0)
+    };
+    for v in lines {
+        let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
+        if ty == "result" && v.get("total_cost_usd").is_some() {
+            any = true;
+            t.tokens += num(v, &["usage", "input_tokens"]) + num(v, &["usage", "output_tokens"]);
+            let sid = v.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
+            let c = num(v, &["total_cost_usd"]);
+            match last_cost.iter_mut().find(|(s, _)| *s == sid) {
+                Some(slot) => {
+                    multi = true;
+                    slot.1 = c;
+                }
+                None => last_cost.push((sid, c)),
+            }
+        } else if ty == "step_finish" && v.get("part").is_some() {
+            any = true;
+            let p = &v["part"];
+            t.tokens += num(p, &["tokens", "input"]) + num(p, &["tokens", "output"]) + num(p, &["tokens", "reasoning"]);
+            t.cost += num(p, &["cost"]);
+        } else if ty == "turn.completed" {
+            any = true;
+            t.tokens += num(v, &["usage", "input_tokens"]) + num(v, &["usage", "output_tokens"]);
+        }
+    }
+    t.cost += last_cost.iter().map(|(_, c)| c).sum::<f64>();
+    (any.then_some(t), multi)
+}
+
+struct Report {
+    file: String,
+    lines: usize,
+    rows: usize,
+    /// Rows that are not notices (`system`): what the agent said, did and got back.
+    meaningful: usize,
+    unknown: usize,
+    lost: Vec<String>,
+    ticks: Vec<String>,
+    breaks: usize,
+    totals: Option<(Totals, Totals, Totals)>,
+}
+
+fn check(path: &Path) -> Report {
+    let text = fs::read_to_string(path).unwrap();
+    let ts = "2026-01-01T00:00:00.000Z";
+    let mut p = StdoutParser::new();
+    let (mut stateless, mut stateful) = (Vec::new(), Vec::new());
+    let mut json = Vec::new();
+    let mut report = Report {
+        file: path.display().to_string(),
+        lines: 0,
+        rows: 0,
+        meaningful: 0,
+        unknown: 0,
+        lost: Vec::new(),
+        ticks: Vec::new(),
+        breaks: 0,
+        totals: None,
+    };
+    for line in text.lines() {
+        report.lines += 1;
+        let a = parse_line(line, ts);
+        let b = p.parse_line(line, ts);
+        let value: Option<Value> = serde_json::from_str(line.trim()).ok().filter(Value::is_object);
+        if let Some(v) = &value {
+            for out in [&a, &b] {
+                if out.iter().any(is_unknown_notice) {
+                    report.unknown += 1;
+                    let shown = all_text(out);
+                    let mut want = Vec::new();
+                    texts(v, false, &mut 0, &mut want);
+                    for w in want {
+                        if !shown.contains(&probe(&w)) {
+                            let head: String = line.chars().take(80).collect();
+                            report.lost.push(format!("{head}: {:?}", probe(&w)));
+                        }
+                    }
+                }
+            }
+            json.push(v.clone());
+        }
+        stateless.extend(a);
+        stateful.extend(b);
+    }
+    let rows = merge_deltas(stateful.clone());
+    report.rows = rows.len();
+    report.meaningful = rows.iter().filter(|e| !matches!(e, Entry::System { .. })).count();
+    // Ticks: 3+ consecutive system rows equal but for their digits.
+    let mut run = 1;
+    for w in rows.windows(2) {
+        match (&w[0], &w[1]) {
+            (Entry::System { text: x, .. }, Entry::System { text: y, .. })
+                if x != y && digits_out(x) == digits_out(y) =>
+            {
+                run += 1;
+                if run == 3 {
+                    report.ticks.push(y.clone());
+                }
+            }
+            _ => run = 1,
+        }
+    }
+    // Progress between two tool calls: a system row right after a tool entry and before a
+    // tool call that reads as progress ("running", "progress", hook of a tool).
+    for w in rows.windows(3) {
+        let tool = |e: &Entry| matches!(e, Entry::ToolCall { .. } | Entry::ToolResult { .. });
+        if let (true, Entry::System { text, .. }, Entry::ToolCall { .. }) = (tool(&w[0]), &w[1], &w[2]) {
+            report.breaks += 1;
+            let t = text.to_lowercase();
+            if t.contains("running") || t.contains("progress") || t.starts_with("hook pretooluse") || t.starts_with("hook posttooluse") {
+                report.ticks.push(text.clone());
+            }
+        }
+    }
+    if let (Some(truth), multi) = true_totals(&json) {
+        let (s, st) = (host_sum(&stateless), host_sum(&stateful));
+        report.totals = Some((truth, st, s));
+        let _ = multi;
+    }
+    report
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[test]
+fn replay_keeps_texts_shows_no_ticks_and_totals_add_up() {
+    let files = inputs();
+    assert!(files.len() > 40, "only {} inputs found", files.len());
+    let mut problems = Vec::new();
+    let (mut lines, mut rows, mut unknown, mut breaks) = (0, 0, 0, 0);
+    for f in &files {
+        let r = check(f);
+        lines += r.lines;
+        rows += r.rows;
+        unknown += r.unknown;
+        breaks += r.breaks;
+        let mut line = format!(
+            "{}: {} lines, {} rows ({} not notices), {} unknown-object lines, {} notices between tool calls",
+            r.file, r.lines, r.rows, r.meaningful, r.unknown, r.breaks
+        );
+        for l in &r.lost {
+            problems.push(format!("{}: unknown object's text missing from the output: {l}", r.file));
+        }
+        for t in &r.ticks {
+            problems.push(format!("{}: tick/progress rows: {t:?}", r.file));
+        }
+        if let Some((truth, st, s)) = r.totals {
+            line.push_str(&format!(
+                "; totals: true {} tokens ${:.6}, stateful {} ${:.6}, stateless {} ${:.6}",
+                truth.tokens, truth.cost, st.tokens, st.cost, s.tokens, s.cost
+            ));
+            let text = fs::read_to_string(f).unwrap();
+            let json: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+            let (_, multi) = true_totals(&json);
+            if !close(truth.tokens, st.tokens) || !close(truth.cost, st.cost) {
+                problems.push(format!("{}: stateful totals {st:?} != true {truth:?}", r.file));
+            }
+            if !close(truth.tokens, s.tokens) || (!multi && !close(truth.cost, s.cost)) {
+                problems.push(format!("{}: stateless totals {s:?} != true {truth:?}", r.file));
+            }
+        }
+        println!("{line}");
+    }
+    println!("ALL: {} files, {lines} lines, {rows} rows, {unknown} unknown-object lines, {breaks} notices between tool calls", files.len());
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_oracles_can_fail() {
+    // An unknown object whose text is dropped is caught; a ticker is caught; totals that
+    // count a running cost twice are caught.
+    let v: Value = serde_json::json!({"kind_of": "x", "messages": [{"type": "user", "content": "hello there"}]});
+    let mut want = Vec::new();
+    texts(&v, false, &mut 0, &mut want);
+    assert_eq!(want, ["hello there"]);
+    let bare = vec![Entry::system("t", "event: object with kind_of, messages")];
+    assert!(is_unknown_notice(&bare[0]));
+    assert!(!all_text(&bare).contains(&probe("hello there")));
+    assert_eq!(digits_out("thinking (~50 tokens)"), digits_out("thinking (~146 tokens)"));
+    let lines: Vec<Value> = [r#"{"type":"result","session_id":"a","total_cost_usd":0.5,"usage":{"input_tokens":1,"output_tokens":1}}"#,
+        r#"{"type":"result","session_id":"a","total_cost_usd":1.5,"usage":{"input_tokens":1,"output_tokens":1}}"#]
+        .iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (t, multi) = true_totals(&lines);
+    assert_eq!(t, Some(Totals { tokens: 4.0, cost: 1.5 }));
+    assert!(multi);
+}
