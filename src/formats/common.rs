@@ -5,6 +5,7 @@
 use crate::entry::Entry;
 use std::collections::VecDeque;
 
+pub mod diff;
 mod num;
 mod val;
 pub use num::{fixed, num_text};
