@@ -67,6 +67,9 @@ fn parse_line_into(
     };
     let detected = match format {
         Some(Format::Plain) | None => formats::detect_json(&value),
+        // The host's ACP engine writes its `acpx.*` lines into the log of an adapter that
+        // is otherwise Claude, Codex…: read them as ACP whatever the runtime was set to.
+        Some(f) if f != Format::Acp && formats::host_engine_line(&value) => Some((Format::Acp, Confidence::Sure)),
         Some(f) => Some((f, Confidence::Sure)),
     };
     match detected {

@@ -5,6 +5,7 @@
 use crate::entry::Entry;
 use std::collections::VecDeque;
 
+pub mod diff;
 mod num;
 mod texts;
 mod val;

@@ -13,6 +13,8 @@
 
 pub mod common;
 
+#[cfg(feature = "acp")]
+pub mod acp;
 #[cfg(feature = "amp")]
 pub mod amp;
 #[cfg(feature = "claude")]
@@ -47,6 +49,8 @@ pub enum Format {
     Pi,
     OpenClaw,
     Amp,
+    /// ACP agents: Paperclip's `acpx.*` run-log lines and raw ACP JSON-RPC.
+    Acp,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -80,6 +84,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("openclaw-gateway", Format::OpenClaw),
     ("openclaw_gateway", Format::OpenClaw),
     ("amp", Format::Amp),
+    ("acp", Format::Acp),
+    ("acpx", Format::Acp),
+    ("agent-client-protocol", Format::Acp),
+    ("acpx_local", Format::Acp),
+    ("acpx-local", Format::Acp),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -88,7 +97,7 @@ impl Format {
     /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
     /// Cursor and Amp come before Claude because their lines are Claude-like with extra
     /// marks that only they print.
-    pub const JSON: [Format; 8] = [
+    pub const JSON: [Format; 9] = [
         Format::Cursor,
         Format::Amp,
         Format::Claude,
@@ -97,6 +106,7 @@ impl Format {
         Format::OpenCode,
         Format::Pi,
         Format::OpenClaw,
+        Format::Acp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -109,6 +119,7 @@ impl Format {
             Format::Pi => "pi",
             Format::OpenClaw => "openclaw",
             Format::Amp => "amp",
+            Format::Acp => "acp",
             Format::Plain => "plain",
         }
     }
@@ -135,6 +146,7 @@ impl Format {
             Format::Pi => cfg!(feature = "pi"),
             Format::OpenClaw => cfg!(feature = "openclaw"),
             Format::Amp => cfg!(feature = "amp"),
+            Format::Acp => cfg!(feature = "acp"),
             Format::Plain => true,
         }
     }
@@ -158,6 +170,8 @@ impl Format {
             Format::OpenClaw => openclaw::detect(v),
             #[cfg(feature = "amp")]
             Format::Amp => amp::detect(v),
+            #[cfg(feature = "acp")]
+            Format::Acp => acp::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -183,6 +197,8 @@ pub struct States {
     pub openclaw: openclaw::State,
     #[cfg(feature = "amp")]
     pub amp: amp::State,
+    #[cfg(feature = "acp")]
+    pub acp: acp::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -211,6 +227,8 @@ pub fn parse_json(
         Format::OpenClaw => openclaw::parse(v, line, ts, states.map(|s| &mut s.openclaw), out),
         #[cfg(feature = "amp")]
         Format::Amp => amp::parse(v, line, ts, states.map(|s| &mut s.amp), out),
+        #[cfg(feature = "acp")]
+        Format::Acp => acp::parse(v, line, ts, states.map(|s| &mut s.acp), out),
         // Plain text never reaches here with JSON, and a runtime left out of this build
         // (cargo features) reads nothing: show the event by name.
         #[allow(unreachable_patterns)]
@@ -219,6 +237,13 @@ pub fn parse_json(
             out.emit(common::unknown_event(ts, format.label(), v))
         }
     }
+}
+
+/// Whether a line is one of Paperclip's ACP-engine `acpx.*` lines, which the host writes
+/// into the log of the Claude, Codex, Gemini and Kimi adapters (their default engine), so
+/// they are read as ACP even when the caller fixed another runtime.
+pub fn host_engine_line(v: &Value) -> bool {
+    cfg!(feature = "acp") && common::type_of(v).starts_with("acpx.")
 }
 
 /// The most confident JSON runtime for one parsed line, if any claims it.

@@ -30,8 +30,6 @@ use crate::formats::common::{Json, Value};
 
 /// Tool call ids remembered by the stateful parser.
 const MAX_IDS: usize = 2048;
-/// Longest diff shown as diff entries (lines); longer ones end with a truncation entry.
-const MAX_DIFF_LINES: usize = 400;
 
 const EVENTS: [&str; 7] = [
     "step_start",
@@ -157,34 +155,8 @@ fn tool_use(part: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     }
 }
 
-/// A unified diff as `diff` entries, one per line, bounded by [`MAX_DIFF_LINES`].
-pub fn push_diff(diff: &str, ts: &str, out: &mut Vec<Entry>) {
-    let lines: Vec<&str> = diff.lines().collect();
-    for line in lines.iter().take(MAX_DIFF_LINES) {
-        let header = ["+++", "---", "Index:", "diff ", "===="]
-            .iter()
-            .any(|p| line.starts_with(p));
-        let kind = if header {
-            "file_header"
-        } else if line.starts_with("@@") {
-            "hunk"
-        } else if line.starts_with('+') {
-            "add"
-        } else if line.starts_with('-') {
-            "remove"
-        } else {
-            "context"
-        };
-        out.emit(Entry::diff(ts, kind, *line));
-    }
-    if lines.len() > MAX_DIFF_LINES {
-        out.emit(Entry::diff(
-            ts,
-            "truncation",
-            format!("… {} more diff lines", lines.len() - MAX_DIFF_LINES),
-        ));
-    }
-}
+/// A unified diff as `diff` entries (shared with the other runtimes that report diffs).
+pub use super::common::diff::push_unified as push_diff;
 
 /// Every step's usage is its own (OpenCode reports per step, not cumulative), so each
 /// step is one `result` (as the host's built-in parser gives) and the host's sum over them

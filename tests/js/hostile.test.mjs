@@ -79,7 +79,7 @@ test("deep nesting: 100 000 levels are stopped by the recursion limit, 120 fit t
   ];
   for (const l of inside) {
     valid(m.parseStdoutLine(l, TS));
-    for (const format of ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "plain"]) {
+    for (const format of ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "plain"]) {
       valid(m.createStdoutParser({ format }).parseLine(l, TS));
     }
   }

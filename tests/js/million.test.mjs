@@ -11,7 +11,7 @@ import { root } from "./host.mjs";
 import { loadWithProbe, rng, corpusLines, rawJsonEvent } from "./robust-util.mjs";
 
 const N = Number(process.env.AGENTLINES_MILLION ?? 1_000_000);
-const FORMATS = ["", "claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "plain"];
+const FORMATS = ["", "claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "plain"];
 const JUNK = ["{", "}", "[", "]", "\"", "\\", ",", ":", "null", "\\u0000", "\\ud800", "1e400", "\u0000", "\r",
   "\u001b[31m", "\"type\":\"x\"", "\"__proto__\":{}", "😀", "\ud800", "\t", "99999999999999999999999"];
 const TEXT = "abc xyz 0123 {}[]\":,\\\u0000\u0007\u001b[m\r\t é漢😀\ud800\u0085\u2028";

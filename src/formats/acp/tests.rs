@@ -1,0 +1,116 @@
+//! Unit tests of the ACP readers; the fixtures (tests/fixtures/acp/) cover whole streams.
+
+use super::*;
+use serde_json::{json, Value as J};
+
+fn run(v: &J, state: Option<&mut State>) -> Vec<Entry> {
+    crate::formats::common::json_test::run(parse, v, state)
+}
+
+fn kinds(out: &[Entry]) -> Vec<&'static str> {
+    out.iter().map(Entry::kind).collect()
+}
+
+fn acpx_tool(status: &str, tag: &str, text: &str) -> J {
+    json!({"type":"acpx.tool_call","name":"Bash","toolCallId":"t1","status":status,"text":text,"tag":tag})
+}
+
+#[test]
+fn detection_claims_acpx_and_json_rpc_only() {
+    let d = |v: J| crate::formats::common::json_test::detect(detect, &v);
+    assert_eq!(d(json!({"type":"acpx.text_delta","text":"x"})), Confidence::Sure);
+    assert_eq!(d(json!({"jsonrpc":"2.0","method":"session/update","params":{}})), Confidence::Sure);
+    assert_eq!(d(json!({"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}})), Confidence::Sure);
+    assert_eq!(d(json!({"jsonrpc":"2.0","id":1,"result":{}})), Confidence::Maybe);
+    assert_eq!(d(json!({"type":"assistant","message":{}})), Confidence::No);
+    assert_eq!(d(json!({"type":"req","id":"1","method":"agent"})), Confidence::No);
+}
+
+#[test]
+fn one_card_per_tool_call_id_on_both_paths() {
+    let lines = [
+        acpx_tool("pending", "tool_call", "Bash (pending): ls apps"),
+        acpx_tool("in_progress", "tool_call_update", "tool call (in_progress): {\"command\":\""),
+        acpx_tool("completed", "tool_call_update", "tool call (completed): apps"),
+    ];
+    let mut state = State::default();
+    for stateful in [false, true] {
+        let mut all = Vec::new();
+        for l in &lines {
+            all.extend(run(l, stateful.then_some(&mut state)));
+        }
+        assert_eq!(kinds(&all), ["tool_call", "tool_result"], "stateful {stateful}");
+        assert!(matches!(&all[0], Entry::ToolCall { name, input, .. } if name == "Bash" && input["text"] == "ls apps"));
+        assert!(matches!(&all[1], Entry::ToolResult { content, is_error: false, tool_use_id, .. } if content == "apps" && tool_use_id == "t1"));
+    }
+}
+
+#[test]
+fn an_update_shows_only_what_it_adds() {
+    let retitle = acpx_tool("in_progress", "tool_call_update", "Running: ls apps (in_progress)");
+    let out = run(&retitle, None);
+    assert!(matches!(&out[..], [Entry::System { text, .. }] if text == "Bash: Running: ls apps"));
+    // Stateful: once per distinct note, and the card first when the call was never announced.
+    let mut s = State::default();
+    assert_eq!(kinds(&run(&retitle, Some(&mut s))), ["tool_call"]);
+    run(&acpx_tool("pending", "tool_call", "Bash (pending)"), Some(&mut State::default()));
+    let mut s = State::default();
+    run(&acpx_tool("pending", "tool_call", "Bash (pending)"), Some(&mut s));
+    assert_eq!(kinds(&run(&retitle, Some(&mut s))), ["system"]);
+    assert!(run(&retitle, Some(&mut s)).is_empty());
+    let failed = run(&acpx_tool("failed", "tool_call_update", "Bash (failed): exit 2"), Some(&mut s));
+    assert!(matches!(&failed[..], [Entry::ToolResult { is_error: true, content, .. }] if content == "exit 2"));
+}
+
+#[test]
+fn session_status_result_and_errors() {
+    let init = run(&json!({"type":"acpx.session","agent":"claude","acpSessionId":"s-1","runtimeSessionName":"r","mode":"persistent","permissionMode":"approve-all","model":null}), None);
+    assert!(matches!(&init[0], Entry::Init { model, session_id, .. } if model == "claude (persistent / approve-all)" && session_id == "s-1"));
+    let st = run(&json!({"type":"acpx.status","text":"usage updated: 5550/200000","tag":"usage_update","used":5550,"size":200000,"cost":{"amount":1.1,"currency":"USD"}}), None);
+    assert!(matches!(&st[0], Entry::System { text, .. } if text == "usage updated: context 5550/200000 tokens (3%) · cost 1.1 USD"), "{st:?}");
+    let res = run(&json!({"type":"acpx.result","summary":"completed","stopReason":"end_turn","message":null}), None);
+    assert!(matches!(&res[0], Entry::Result { text, subtype, is_error: false, .. } if text == "completed" && subtype == "end_turn"));
+    let err = run(&json!({"type":"acpx.error","summary":"failed","stopReason":"Internal error","message":null}), None);
+    assert!(matches!(&err[0], Entry::Stderr { text, .. } if text == "turn failed: Internal error"));
+    let err = run(&json!({"type":"acpx.error","message":"boom","phase":"ensure_session","acpCode":"ACP_SESSION_INIT_FAILED","retryable":false,"childStderrTail":"auth missing"}), None);
+    assert_eq!(kinds(&err), ["stderr", "stderr"]);
+    assert!(matches!(&err[0], Entry::Stderr { text, .. } if text == "boom (phase ensure_session, ACP code ACP_SESSION_INIT_FAILED)"));
+    let other = run(&json!({"type":"acpx.heartbeat","message":"still alive"}), None);
+    assert!(matches!(&other[0], Entry::System { text, .. } if text == "acpx.heartbeat: still alive"));
+}
+
+fn update(u: J) -> J {
+    json!({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":u}})
+}
+
+#[test]
+fn rpc_chunks_plan_and_permission() {
+    let out = run(&update(json!({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hi"}})), None);
+    assert_eq!(out, vec![Entry::assistant_delta("t", "Hi")]);
+    let out = run(&update(json!({"sessionUpdate":"plan","entries":[{"content":"Read","priority":"high","status":"completed"},{"content":"Fix","priority":"low","status":"pending"}]})), None);
+    assert!(matches!(&out[0], Entry::System { text, .. } if text == "plan:\n[x] Read (high priority)\n[ ] Fix"));
+    let perm = json!({"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c","title":"Write a.txt"},
+        "options":[{"optionId":"y","name":"Allow","kind":"allow_once"},{"optionId":"n","name":"Reject","kind":"reject_once"}]}});
+    assert!(matches!(&run(&perm, None)[0], Entry::System { text, .. } if text == "permission requested: Write a.txt; options: Allow (allow_once), Reject (reject_once)"));
+    let stop = json!({"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":10,"outputTokens":4,"totalTokens":14,"cachedReadTokens":3}}});
+    assert!(matches!(&run(&stop, None)[0], Entry::Result { input_tokens, cached_tokens, .. } if *input_tokens == 10.0 && *cached_tokens == 3.0));
+    let err = json!({"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error","data":{"details":"model overloaded"}}});
+    assert!(matches!(&run(&err, None)[0], Entry::Stderr { text, .. } if text == "ACP error -32603: Internal error (model overloaded)"));
+    assert!(run(&json!({"jsonrpc":"2.0","id":4,"result":{}}), None).is_empty());
+}
+
+#[test]
+fn rpc_diff_blocks_become_a_unified_diff_once_per_call() {
+    let call = update(json!({"sessionUpdate":"tool_call","toolCallId":"e1","title":"Edit a.txt","kind":"edit","status":"pending",
+        "content":[{"type":"diff","path":"a.txt","oldText":"one\ntwo\n","newText":"one\n2\n"}]}));
+    let done = update(json!({"sessionUpdate":"tool_call_update","toolCallId":"e1","status":"completed",
+        "content":[{"type":"diff","path":"a.txt","oldText":"one\ntwo\n","newText":"one\n2\n"}]}));
+    let out = run(&call, None);
+    assert_eq!(kinds(&out), ["tool_call", "diff", "diff", "diff", "diff", "diff", "diff"]);
+    assert!(matches!(&out[5], Entry::Diff { change_type: "remove", text, .. } if text == "-two"));
+    let mut s = State::default();
+    run(&call, Some(&mut s));
+    let again = run(&done, Some(&mut s));
+    assert_eq!(kinds(&again), ["tool_result"]);
+    assert!(matches!(&again[0], Entry::ToolResult { content, .. } if content == "edited a.txt"));
+}
