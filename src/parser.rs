@@ -62,8 +62,7 @@ fn parse_line_into(
     }
     let mut cleaned = String::new();
     let Some(value) = read_object(line, &mut cleaned) else {
-        formats::plain::parse(line, ts, out);
-        return Some((Format::Plain, Confidence::Maybe));
+        return Some(formats::parse_text(line, ts, format, out));
     };
     let detected = match format {
         Some(Format::Plain) | None => formats::detect_json(&value),

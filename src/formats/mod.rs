@@ -23,8 +23,16 @@ pub mod claude;
 pub mod codex;
 #[cfg(feature = "cursor")]
 pub mod cursor;
+#[cfg(feature = "cursor_cloud")]
+pub mod cursor_cloud;
 #[cfg(feature = "gemini")]
 pub mod gemini;
+#[cfg(feature = "grok")]
+pub mod grok;
+#[cfg(feature = "hermes")]
+pub mod hermes;
+#[cfg(feature = "kimi")]
+pub mod kimi;
 #[cfg(feature = "openclaw")]
 pub mod openclaw;
 #[cfg(feature = "opencode")]
@@ -51,6 +59,13 @@ pub enum Format {
     Amp,
     /// ACP agents: Paperclip's `acpx.*` run-log lines and raw ACP JSON-RPC.
     Acp,
+    Grok,
+    Kimi,
+    CursorCloud,
+    /// `hermes chat` text output (Paperclip's `hermes_local`); read from text lines.
+    Hermes,
+    /// Paperclip's `hermes_gateway` log lines; read from text lines.
+    HermesGateway,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -89,6 +104,19 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("agent-client-protocol", Format::Acp),
     ("acpx_local", Format::Acp),
     ("acpx-local", Format::Acp),
+    ("grok", Format::Grok),
+    ("grok-local", Format::Grok),
+    ("grok_local", Format::Grok),
+    ("kimi", Format::Kimi),
+    ("kimi-local", Format::Kimi),
+    ("kimi_local", Format::Kimi),
+    ("cursor-cloud", Format::CursorCloud),
+    ("cursor_cloud", Format::CursorCloud),
+    ("hermes", Format::Hermes),
+    ("hermes-local", Format::Hermes),
+    ("hermes_local", Format::Hermes),
+    ("hermes-gateway", Format::HermesGateway),
+    ("hermes_gateway", Format::HermesGateway),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -97,7 +125,8 @@ impl Format {
     /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
     /// Cursor and Amp come before Claude because their lines are Claude-like with extra
     /// marks that only they print.
-    pub const JSON: [Format; 9] = [
+    /// The runtimes added later come last so they never take a line an earlier one reads.
+    pub const JSON: [Format; 12] = [
         Format::Cursor,
         Format::Amp,
         Format::Claude,
@@ -107,6 +136,9 @@ impl Format {
         Format::Pi,
         Format::OpenClaw,
         Format::Acp,
+        Format::CursorCloud,
+        Format::Grok,
+        Format::Kimi,
     ];
 
     pub fn name(self) -> &'static str {
@@ -120,6 +152,11 @@ impl Format {
             Format::OpenClaw => "openclaw",
             Format::Amp => "amp",
             Format::Acp => "acp",
+            Format::Grok => "grok",
+            Format::Kimi => "kimi",
+            Format::CursorCloud => "cursor_cloud",
+            Format::Hermes => "hermes",
+            Format::HermesGateway => "hermes_gateway",
             Format::Plain => "plain",
         }
     }
@@ -147,6 +184,10 @@ impl Format {
             Format::OpenClaw => cfg!(feature = "openclaw"),
             Format::Amp => cfg!(feature = "amp"),
             Format::Acp => cfg!(feature = "acp"),
+            Format::Grok => cfg!(feature = "grok"),
+            Format::Kimi => cfg!(feature = "kimi"),
+            Format::CursorCloud => cfg!(feature = "cursor_cloud"),
+            Format::Hermes | Format::HermesGateway => cfg!(feature = "hermes"),
             Format::Plain => true,
         }
     }
@@ -172,6 +213,12 @@ impl Format {
             Format::Amp => amp::detect(v),
             #[cfg(feature = "acp")]
             Format::Acp => acp::detect(v),
+            #[cfg(feature = "grok")]
+            Format::Grok => grok::detect(v),
+            #[cfg(feature = "kimi")]
+            Format::Kimi => kimi::detect(v),
+            #[cfg(feature = "cursor_cloud")]
+            Format::CursorCloud => cursor_cloud::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -199,6 +246,8 @@ pub struct States {
     pub amp: amp::State,
     #[cfg(feature = "acp")]
     pub acp: acp::State,
+    #[cfg(feature = "grok")]
+    pub grok: grok::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -229,6 +278,18 @@ pub fn parse_json(
         Format::Amp => amp::parse(v, line, ts, states.map(|s| &mut s.amp), out),
         #[cfg(feature = "acp")]
         Format::Acp => acp::parse(v, line, ts, states.map(|s| &mut s.acp), out),
+        #[cfg(feature = "grok")]
+        Format::Grok => grok::parse(v, line, ts, states.map(|s| &mut s.grok), out),
+        #[cfg(feature = "kimi")]
+        Format::Kimi => kimi::parse(v, line, ts, None, out),
+        #[cfg(feature = "cursor_cloud")]
+        Format::CursorCloud => cursor_cloud::parse(v, line, ts, None, out),
+        // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
+        #[cfg(feature = "hermes")]
+        Format::Hermes | Format::HermesGateway => match detect_json(v) {
+            Some((f, _)) => parse_json(f, v, line, ts, None, out),
+            None => out.emit(common::unknown_event(ts, "", v)),
+        },
         // Plain text never reaches here with JSON, and a runtime left out of this build
         // (cargo features) reads nothing: show the event by name.
         #[allow(unreachable_patterns)]
@@ -262,4 +323,20 @@ pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
         }
     }
     best
+}
+
+/// A line that is not a JSON object: a text runtime that knows its marks (Hermes) reads
+/// it, else the plain-text rules. `format` is the forced or locked runtime. Returns who
+/// read it and how sure that is (for the stateful parser's lock).
+pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<Entry>) -> (Format, Confidence) {
+    #[cfg(feature = "hermes")]
+    if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
+        return match hermes::is_local_mark(line) {
+            true => (Format::Hermes, Confidence::Sure),
+            false => (Format::HermesGateway, Confidence::Maybe),
+        };
+    }
+    let _ = format;
+    plain::parse(line, ts, out);
+    (Format::Plain, Confidence::Maybe)
 }

@@ -235,7 +235,7 @@ fn has_marker(t: &str) -> bool {
 }
 
 /// Chooses the entry kind for a cleaned, non-blank line.
-fn classify(ts: &str, text: String) -> Entry {
+pub(crate) fn classify(ts: &str, text: String) -> Entry {
     let t = text.trim_start();
     if let Some(rest) = strip_tag(t, "[stderr]") {
         return Entry::stderr(ts, rest);
