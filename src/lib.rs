@@ -10,6 +10,8 @@ pub mod api;
 pub mod entry;
 pub mod formats;
 pub mod parser;
+/// Paperclip's stored run logs (`{ts, stream, chunk, seq}` rows) and records' own timestamps.
+pub mod runlog;
 /// Claude Code session-file items and selections (@ccmsg vocabulary).
 #[cfg(feature = "readers")]
 pub mod items;

@@ -1,227 +1,277 @@
 //! `agentlines`: the native command line over the same core the WebAssembly package uses.
 //!
-//! ```text
-//! agentlines parse [--format NAME] [--stateless] [--ts TIME] <file|->
-//! agentlines session [--format READER] <file|->
-//! agentlines dump <file|-> [--select LIST] [--presets FILE] [--no-thinking] [--no-agent]
-//!                 [--sid SID] [--agent-id ID] [--written-at MS]
-//! ```
+//! - `parse`: what an agent CLI printed (one line per event), or a Paperclip stored run log
+//!   (detected), → transcript entries, one JSON object per line; streamed line by line, the
+//!   output flushed whenever the input has to wait (`tail -f log | agentlines parse`).
+//! - `session`: a whole transcript file → the normalized session JSON.
+//! - `dump`: a Claude Code session `.jsonl` → a `SessionDumpFile` JSON of selected items.
+//! - `completions SHELL`: a shell completion script.
 //!
-//! - `parse`: what an agent CLI printed (one line per event) → transcript entries, one JSON
-//!   object per line, through `StdoutParser` (runtime autodetected and locked, tool results
-//!   paired) or, with `--stateless`, `parse_line` per line. Every entry gets the same `ts`
-//!   (`--ts`, default the time the command started).
-//! - `session`: a whole transcript file → the normalized session JSON
-//!   (`@molecule/api-agent-transcript`): Claude Code session `.jsonl` or `/export` text,
-//!   Codex rollout `.jsonl` or Markdown export, Molecule IDE conversation JSON.
-//! - `dump`: a Claude Code session `.jsonl` → a `SessionDumpFile` JSON of the selected
-//!   transcript items (`--select 'message,tool,-tool:Read,@name'`; presets from a JSON file
-//!   holding a config's `dump` section, `{"presets":[…]}`, or a whole config with `dump`).
-//!
-//! Bad input (a missing file, an unknown flag, a bad selection, a file that is not a
-//! transcript) prints `agentlines: <why>` and exits with status 2; nothing panics. A file
-//! over 4 MiB shows a progress bar on stderr when stderr is a terminal.
+//! Arguments are read by clap (per-subcommand `--help`, suggestions, completions). With no
+//! file, a piped or redirected standard input is read, as jq and ripgrep do. Bad input
+//! prints `agentlines: <why>` and exits with status 2; nothing panics. docs/cli.md has the
+//! whole reference; `io.rs` the input/output mechanics.
+
+#[path = "agentlines/io.rs"]
+mod io;
 
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
+use agentlines::runlog;
 use agentlines::sessions::{self, TranscriptInput, TranscriptReader};
 use agentlines::{parse_line, parse_line_as, Entry, Format, StdoutParser};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use io::{fail, Failure, Out};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-const USAGE: &str = "usage:
-  agentlines parse [--format NAME] [--stateless] [--ts TIME] <file|->
-  agentlines session [--format claude-code|codex|molecule-ide|autodetect] <file|->
-  agentlines dump <file|-> [--select LIST] [--presets FILE] [--no-thinking] [--no-agent]
-                  [--sid SID] [--agent-id ID] [--written-at MS]
+const EXAMPLES: &str = "Examples:
+  agentlines parse run.jsonl                  # agent stdout or a Paperclip run log
+  tail -f run.log | agentlines parse          # live: one flush per line that arrives
+  agentlines parse --format codex --ts 2026-01-01T00:00:00Z a.log b.log
+  agentlines session ~/.claude/projects/x/session.jsonl
+  agentlines dump session.jsonl --select 'message,tool,-tool:Read'
+  agentlines completions bash > /etc/bash_completion.d/agentlines";
 
-  parse    agent stdout (JSON lines or text) -> transcript entries, one JSON per line
-  session  a transcript file -> the normalized session (JSON)
-  dump     a Claude Code session .jsonl -> a SessionDumpFile of the selected items (JSON)";
-
-/// Files bigger than this get a progress bar (when stderr is a terminal).
-const PROGRESS_BYTES: u64 = 4 * 1024 * 1024;
-
-/// Why the command failed: the message, and whether to show the usage after it.
-struct Failure(String, bool);
-
-fn fail<T>(msg: impl Into<String>) -> Result<T, Failure> {
-    Err(Failure(msg.into(), false))
+/// Turns what coding agents print into a clean transcript (the same core as the npm package).
+#[derive(Parser)]
+#[command(name = "agentlines", version, after_help = EXAMPLES, subcommand_required = true)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
 }
 
-fn usage<T>(msg: impl Into<String>) -> Result<T, Failure> {
-    Err(Failure(msg.into(), true))
+#[derive(Subcommand)]
+enum Cmd {
+    /// Agent stdout (JSON lines or text) or a Paperclip run log -> transcript entries (JSON lines)
+    #[command(after_help = PARSE_NOTES)]
+    Parse(ParseArgs),
+    /// A transcript file -> the normalized session (JSON)
+    #[command(after_help = WHOLE_INPUT)]
+    Session(SessionArgs),
+    /// A Claude Code session .jsonl -> a SessionDumpFile of the selected items (JSON)
+    #[command(after_help = DUMP_NOTES)]
+    Dump(DumpArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+const PARSE_NOTES: &str = "Input: each FILE in turn, each with a fresh parser; `-` or no FILE with a piped \
+standard input reads standard input. A file whose first line is a Paperclip run-log row \
+{\"ts\",\"stream\",\"chunk\",\"seq\"?} is read as a run log (see --input).
+
+Memory: agent stdout is streamed line by line (memory is one line plus the parser's capped \
+state) and the output is flushed whenever the input has to wait. A run log is read whole \
+(its rows are reordered by seq), at most --max-input bytes.
+
+Timestamps: without --ts, a line that is a JSON record with its own top-level \"timestamp\" \
+(session files, Gemini events) gets it, later lines without one the last seen, lines before \
+any the time the command started. In a run log every line gets the ts of its row.";
+
+const WHOLE_INPUT: &str = "Memory: the reader needs the whole file, so it is read whole, at most \
+--max-input bytes (default 256M), from a file or from standard input alike.";
+
+const DUMP_NOTES: &str = "Memory: the file is read and classified in 1 MiB chunks (the text is not \
+kept); the classified items are held until the end, because later records link back into \
+earlier items. At most --max-input bytes are read (default 256M).";
+
+/// Default `--max-input` for what must be held whole.
+const MAX_INPUT: &str = "256M";
+
+#[derive(Args)]
+struct ParseArgs {
+    /// Files to read (`-` for standard input)
+    #[arg(value_name = "FILE")]
+    files: Vec<String>,
+    /// The runtime, instead of detecting it from the stream
+    #[arg(long, value_name = "NAME", value_parser = Choice::formats())]
+    format: Option<String>,
+    /// Parse each line on its own (what the host's parseStdoutLine does)
+    #[arg(long)]
+    stateless: bool,
+    /// Give every entry this time (RFC 3339, like 2026-01-02T03:04:05.000Z)
+    #[arg(long, value_name = "TIME", value_parser = timestamp)]
+    ts: Option<String>,
+    /// With --ts: still use the timestamps records carry, --ts only where they carry none
+    #[arg(long)]
+    record_ts: bool,
+    /// What the input is: detected from its first line, agent stdout, or a Paperclip run log
+    #[arg(long, value_enum, default_value_t = InputKind::Auto)]
+    input: InputKind,
+    /// Largest run log read whole (bytes; K, M, G suffixes)
+    #[arg(long, value_name = "SIZE", default_value = MAX_INPUT, value_parser = io::parse_size)]
+    max_input: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum InputKind {
+    Auto,
+    Stdout,
+    RunLog,
+}
+
+#[derive(Args)]
+struct SessionArgs {
+    /// The transcript file (`-`, or none with a piped standard input: standard input)
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+    /// The reader, instead of trying each
+    #[arg(long, value_name = "READER", value_parser = Choice::readers())]
+    format: Option<String>,
+    /// Largest input read (bytes; K, M, G suffixes)
+    #[arg(long, value_name = "SIZE", default_value = MAX_INPUT, value_parser = io::parse_size)]
+    max_input: u64,
+}
+
+#[derive(Args)]
+struct DumpArgs {
+    /// The Claude Code session .jsonl (`-`, or none with a piped standard input: standard input)
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+    /// Comma-separated types, prefixes, -exclusions, @presets and `ids`, applied left to right
+    #[arg(long, value_name = "LIST")]
+    select: Option<String>,
+    /// JSON with presets: a config's dump section, or a whole config holding one
+    #[arg(long, value_name = "FILE")]
+    presets: Option<String>,
+    /// Drop thinking items (applied last)
+    #[arg(long)]
+    no_thinking: bool,
+    /// Drop agents' briefs and answers (applied last)
+    #[arg(long)]
+    no_agent: bool,
+    /// The dump's sid (default: the transcript's sessionId, else the file name)
+    #[arg(long, value_name = "SID")]
+    sid: Option<String>,
+    /// The dump's agent_id
+    #[arg(long, value_name = "ID")]
+    agent_id: Option<String>,
+    /// The dump's written_at, milliseconds since 1970 (default: now)
+    #[arg(long, value_name = "MS")]
+    written_at: Option<u64>,
+    /// Largest input read (bytes; K, M, G suffixes)
+    #[arg(long, value_name = "SIZE", default_value = MAX_INPUT, value_parser = io::parse_size)]
+    max_input: u64,
+}
+
+/// A string option with a fixed set of names: offered to completions and suggestions, and
+/// refused with `unknown <what> X (known: …)`.
+#[derive(Clone)]
+struct Choice {
+    what: &'static str,
+    names: Vec<&'static str>,
+}
+
+impl Choice {
+    fn formats() -> Choice {
+        let mut names = vec!["auto"];
+        names.extend(Format::JSON.iter().chain([Format::Plain].iter()).map(|f| f.name()));
+        Choice { what: "format", names }
+    }
+
+    fn readers() -> Choice {
+        Choice {
+            what: "reader",
+            names: vec!["autodetect", "claude-code", "codex", "molecule-ide"],
+        }
+    }
+
+    /// Names also accepted (not offered).
+    fn alias(&self, s: &str) -> bool {
+        match self.what {
+            "format" => s == "autodetect" || Format::from_name(s).is_some(),
+            _ => matches!(s, "auto" | "claude" | "molecule"),
+        }
+    }
+}
+
+impl TypedValueParser for Choice {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let s = value.to_string_lossy();
+        if self.names.contains(&s.as_ref()) || self.alias(&s) {
+            return Ok(s.into_owned());
+        }
+        let msg = format!("unknown {} {s} (known: {})", self.what, self.names.join(", "));
+        Err(clap::Error::raw(ErrorKind::InvalidValue, msg + "\n").with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(|n| PossibleValue::new(*n))))
+    }
+}
+
+fn timestamp(s: &str) -> Result<String, String> {
+    if runlog::is_timestamp(s) {
+        Ok(s.to_owned())
+    } else {
+        Err("not an RFC 3339 time (like 2026-01-02T03:04:05.000Z)".to_owned())
+    }
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(()) => {}
-        Err(Failure(msg, show_usage)) => {
-            eprintln!("agentlines: {msg}");
-            if show_usage {
-                eprintln!("{USAGE}");
-            }
-            std::process::exit(2);
-        }
-    }
-}
-
-/// Parsed flags: `--name value` pairs, bare `--name` switches and positional arguments.
-struct Args {
-    values: Vec<(String, String)>,
-    switches: Vec<String>,
-    positional: Vec<String>,
-}
-
-impl Args {
-    fn parse(args: &[String], with_value: &[&str], switches: &[&str]) -> Result<Args, Failure> {
-        let mut out = Args { values: Vec::new(), switches: Vec::new(), positional: Vec::new() };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            if a == "-" || !a.starts_with('-') {
-                out.positional.push(a.clone());
-            } else if let Some((k, v)) = a.split_once('=').filter(|(k, _)| with_value.contains(k)) {
-                out.values.push((k.to_owned(), v.to_owned()));
-            } else if with_value.contains(&a.as_str()) {
-                match it.next() {
-                    Some(v) => out.values.push((a.clone(), v.clone())),
-                    None => return usage(format!("{a} needs a value")),
-                }
-            } else if switches.contains(&a.as_str()) {
-                out.switches.push(a.clone());
-            } else {
-                return usage(format!("unknown option {a}"));
-            }
-        }
-        Ok(out)
-    }
-
-    fn value(&self, name: &str) -> Option<&str> {
-        self.values.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-    }
-
-    fn has(&self, name: &str) -> bool {
-        self.switches.iter().any(|s| s == name)
-    }
-
-    fn one_file(&self) -> Result<&str, Failure> {
-        match self.positional.as_slice() {
-            [f] => Ok(f),
-            [] => usage("which file? (give a path, or - for standard input)"),
-            _ => usage(format!("one file at a time, got {}", self.positional.len())),
-        }
-    }
-}
-
-fn run(args: &[String]) -> Result<(), Failure> {
-    let Some((cmd, rest)) = args.split_first() else {
-        return usage("no command");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => usage_error(e),
     };
-    match cmd.as_str() {
-        "parse" => parse_cmd(rest),
-        "session" => session_cmd(rest),
-        "dump" => dump_cmd(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
+    if !io::stdout_is_open() {
+        eprintln!("agentlines: standard output is closed: the output would be lost");
+        std::process::exit(2);
+    }
+    let result = match cli.cmd {
+        Cmd::Parse(a) => parse_cmd(a),
+        Cmd::Session(a) => session_cmd(a),
+        Cmd::Dump(a) => dump_cmd(a),
+        Cmd::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "agentlines", &mut std::io::stdout());
             Ok(())
         }
-        "--version" | "-V" => {
-            println!("agentlines {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        other => usage(format!("unknown command {other}")),
+    };
+    if let Err(Failure(msg)) = result {
+        eprintln!("agentlines: {msg}");
+        std::process::exit(2);
     }
 }
 
-/// Writes to stdout; a closed pipe (`| head`) ends the command quietly.
-struct Out(io::BufWriter<io::StdoutLock<'static>>);
-
-impl Out {
-    fn new() -> Out {
-        Out(io::BufWriter::new(io::stdout().lock()))
+/// clap's errors as ours: `agentlines: <why>` on the first line (exit 2), then clap's tips
+/// and usage; `--help` and `--version` print to stdout and exit 0.
+fn usage_error(e: clap::Error) -> ! {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        std::process::exit(0);
     }
-
-    fn line(&mut self, s: &str) -> Result<(), Failure> {
-        match writeln!(self.0, "{s}") {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-            Err(e) => fail(format!("cannot write the output: {e}")),
+    let ctx = |k| match e.get(k) {
+        Some(ContextValue::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let rendered = e.render().to_string();
+    let mut lines = rendered.lines();
+    let first = lines.next().unwrap_or("").trim_start_matches("error: ").to_owned();
+    let why = match e.kind() {
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "no command (parse, session, dump or completions)".to_owned()
         }
+        ErrorKind::InvalidSubcommand => format!("unknown command {}", ctx(ContextKind::InvalidSubcommand)),
+        ErrorKind::UnknownArgument => format!("unknown option {}", ctx(ContextKind::InvalidArg)),
+        _ => first,
+    };
+    eprintln!("agentlines: {why}");
+    let rest: Vec<&str> = lines.collect();
+    if !rest.is_empty() {
+        eprintln!("{}", rest.join("\n"));
     }
-
-    fn finish(mut self) -> Result<(), Failure> {
-        match self.0.flush() {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            Err(e) => fail(format!("cannot write the output: {e}")),
-        }
-    }
-}
-
-/// An input: a file (with its size, for the progress bar) or standard input.
-fn open(path: &str) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
-    if path == "-" {
-        return Ok((Box::new(io::stdin().lock()), None));
-    }
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
-    if meta.is_dir() {
-        return fail(format!("{path} is a directory, not a transcript file"));
-    }
-    let file = std::fs::File::open(path)
-        .map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
-    Ok((Box::new(file), Some(meta.len())))
-}
-
-fn io_reason(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
-}
-
-/// A progress bar for a big file when stderr is a terminal; hidden otherwise.
-fn progress(size: Option<u64>, what: &str) -> ProgressBar {
-    match size {
-        Some(n) if n > PROGRESS_BYTES && io::stderr().is_terminal() => {
-            let bar = ProgressBar::new(n);
-            let style =
-                ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} ({eta})")
-                    .map(|s| s.progress_chars("=> "))
-                    .unwrap_or_else(|_| ProgressStyle::default_bar());
-            bar.set_style(style);
-            bar.set_message(what.to_owned());
-            bar
-        }
-        _ => ProgressBar::hidden(),
-    }
-}
-
-/// The whole input as text (invalid UTF-8 replaced), with progress while reading.
-fn read_all(path: &str, what: &str) -> Result<String, Failure> {
-    let (mut input, size) = open(path)?;
-    let bar = progress(size, what);
-    let mut bytes = Vec::with_capacity(size.unwrap_or(0).min(1 << 30) as usize);
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                bytes.extend_from_slice(&buf[..n]);
-                bar.inc(n as u64);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return fail(format!("cannot read {path}: {}", io_reason(&e))),
-        }
-    }
-    bar.finish_and_clear();
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    std::process::exit(2);
 }
 
 fn file_name(path: &str) -> Option<String> {
@@ -230,177 +280,216 @@ fn file_name(path: &str) -> Option<String> {
         .flatten()
 }
 
-fn parse_cmd(args: &[String]) -> Result<(), Failure> {
-    let a = Args::parse(args, &["--format", "--ts"], &["--stateless"])?;
-    let path = a.one_file()?;
-    let format = match a.value("--format") {
-        None | Some("auto") | Some("autodetect") => None,
-        Some(name) => match Format::from_name(name) {
-            Some(f) => Some(f),
-            None => {
-                let names: Vec<&str> =
-                    Format::JSON.iter().chain([Format::Plain].iter()).map(|f| f.name()).collect();
-                return usage(format!("unknown format {name} (known: {})", names.join(", ")));
+fn one_input(file: &Option<String>) -> Result<String, Failure> {
+    Ok(io::inputs(file.as_slice())?.remove(0))
+}
+
+/// Where each entry's `ts` comes from (see PARSE_NOTES).
+struct Stamps {
+    fixed: Option<String>,
+    records: bool,
+    last: String,
+}
+
+impl Stamps {
+    fn of(&mut self, line: &str) -> String {
+        if self.records {
+            if let Some(t) = runlog::record_timestamp(line) {
+                self.last = t;
             }
-        },
+            return self.last.clone();
+        }
+        self.fixed.clone().unwrap_or_else(|| self.last.clone())
+    }
+}
+
+fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
+    let files = io::inputs(&a.files)?;
+    let format = match a.format.as_deref() {
+        None | Some("auto") | Some("autodetect") => None,
+        Some(name) => Format::from_name(name),
     };
-    let ts = a.value("--ts").map(str::to_owned).unwrap_or_else(now_iso);
-    let stateless = a.has("--stateless");
-    let (input, size) = open(path)?;
-    let bar = progress(size, "parse");
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
+    let start = a.ts.clone().unwrap_or_else(now_iso);
     let mut out = Out::new();
+    for path in &files {
+        let mut stamps =
+            Stamps { fixed: a.ts.clone(), records: a.ts.is_none() || a.record_ts, last: start.clone() };
+        let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
+        let mut one = |line: &str, ts: &str| -> Vec<Entry> {
+            match (a.stateless, format) {
+                (true, Some(f)) => parse_line_as(f, line, ts),
+                (true, None) => parse_line(line, ts),
+                (false, _) => parser.parse_line(line, ts),
+            }
+        };
+        parse_file(path, &a, &mut stamps, &mut one, &mut out)?;
+    }
+    out.flush()
+}
+
+fn write_entries(out: &mut Out, entries: &[Entry]) -> Result<(), Failure> {
+    for e in entries {
+        let json = serde_json::to_string(e)
+            .map_err(|e| Failure(format!("cannot encode an entry: {e}")))?;
+        out.line(&json)?;
+    }
+    Ok(())
+}
+
+fn parse_file(
+    path: &str,
+    a: &ParseArgs,
+    stamps: &mut Stamps,
+    one: &mut dyn FnMut(&str, &str) -> Vec<Entry>,
+    out: &mut Out,
+) -> Result<(), Failure> {
+    let (input, size) = io::open(path)?;
+    let bar = io::progress(size, "parse");
+    let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut raw = Vec::new();
+    let mut decided = a.input != InputKind::Auto;
+    if a.input == InputKind::RunLog {
+        return parse_run_log(path, String::new(), &mut reader, a, stamps, one, out, &bar);
+    }
     loop {
+        // Nothing complete is buffered: the next read may wait (a pipe, `tail -f`), so what
+        // was parsed so far goes out now.
+        if !reader.buffer().contains(&b'\n') {
+            out.flush()?;
+        }
         raw.clear();
-        let n = reader
-            .read_until(b'\n', &mut raw)
-            .map_err(|e| Failure(format!("cannot read {path}: {}", io_reason(&e)), false))?;
+        let n = reader.read_until(b'\n', &mut raw).map_err(|e| {
+            Failure(format!("cannot read {}: {}", io::name_of(path), io::io_reason(&e)))
+        })?;
         if n == 0 {
             break;
         }
         bar.inc(n as u64);
         let text = String::from_utf8_lossy(&raw);
         let line = text.strip_suffix('\n').unwrap_or(&text);
-        let entries: Vec<Entry> = match (stateless, format) {
-            (true, Some(f)) => parse_line_as(f, line, &ts),
-            (true, None) => parse_line(line, &ts),
-            (false, _) => parser.parse_line(line, &ts),
-        };
-        for e in &entries {
-            let json = serde_json::to_string(e)
-                .map_err(|e| Failure(format!("cannot encode an entry: {e}"), false))?;
-            out.line(&json)?;
+        if !decided && !line.trim().is_empty() {
+            decided = true;
+            if runlog::read_row(line).is_some() {
+                let head = text.into_owned();
+                return parse_run_log(path, head, &mut reader, a, stamps, one, out, &bar);
+            }
         }
+        let ts = stamps.of(line);
+        write_entries(out, &one(line, &ts))?;
     }
     bar.finish_and_clear();
-    out.finish()
+    Ok(())
 }
 
-fn session_cmd(args: &[String]) -> Result<(), Failure> {
-    let a = Args::parse(args, &["--format"], &[])?;
-    let path = a.one_file()?;
-    let reader: Box<dyn TranscriptReader> = match a.value("--format").unwrap_or("autodetect") {
-        "autodetect" | "auto" => Box::new(sessions::autodetect()),
+#[allow(clippy::too_many_arguments)]
+fn parse_run_log(
+    path: &str,
+    head: String,
+    reader: &mut dyn std::io::Read,
+    a: &ParseArgs,
+    stamps: &mut Stamps,
+    one: &mut dyn FnMut(&str, &str) -> Vec<Entry>,
+    out: &mut Out,
+    bar: &indicatif::ProgressBar,
+) -> Result<(), Failure> {
+    let rest = io::read_bounded(reader, path, a.max_input, head.len() as u64, bar)?;
+    bar.finish_and_clear();
+    let text = head + &io::lossy(rest);
+    let fallback = stamps.fixed.clone().unwrap_or_else(|| stamps.last.clone());
+    write_entries(out, &runlog::parse(&text, &fallback, |l, ts| one(l, ts)))
+}
+
+fn session_cmd(a: SessionArgs) -> Result<(), Failure> {
+    let path = one_input(&a.file)?;
+    let reader: Box<dyn TranscriptReader> = match a.format.as_deref().unwrap_or("autodetect") {
         "claude-code" | "claude" => Box::new(sessions::ClaudeCodeReader),
         "codex" => Box::new(sessions::CodexReader),
         "molecule-ide" | "molecule" => Box::new(sessions::MoleculeIdeReader),
-        other => {
-            return usage(format!(
-                "unknown reader {other} (known: claude-code, codex, molecule-ide, autodetect)"
-            ))
-        }
+        _ => Box::new(sessions::autodetect()),
     };
-    let text = read_all(path, "read")?;
-    let input = TranscriptInput { text, file_name: file_name(path) };
-    let session = reader.read(&input).map_err(|e| Failure(e.0, false))?;
-    let json = serde_json::to_string_pretty(&session)
-        .map_err(|e| Failure(format!("cannot encode the session: {e}"), false))?;
+    let text = io::read_all(&path, "read", a.max_input)?;
+    let input = TranscriptInput { text, file_name: file_name(&path) };
+    let session = reader.read(&input).map_err(|e| Failure(e.0))?;
+    drop(input);
     let mut out = Out::new();
-    out.line(&json)?;
-    out.finish()
+    out.json_pretty(&session)?;
+    out.flush()
 }
 
 /// Reads a presets file: a config's `dump` section, or a config holding one.
 fn presets_from(path: &str) -> Result<Vec<DumpPreset>, Failure> {
-    let text = read_all(path, "presets")?;
+    let text = io::read_all(path, "presets", 64 << 20)?;
     let v: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Failure(format!("presets file {path} is not JSON: {e}"), false))?;
+        .map_err(|e| Failure(format!("presets file {path} is not JSON: {e}")))?;
     let section = v.get("dump").unwrap_or(&v);
-    dump_config(Some(section)).map_err(|m| Failure(format!("presets file {path}: {m}"), false))
+    dump_config(Some(section)).map_err(|m| Failure(format!("presets file {path}: {m}")))
 }
 
-fn dump_cmd(args: &[String]) -> Result<(), Failure> {
-    let a = Args::parse(
-        args,
-        &["--select", "--presets", "--sid", "--agent-id", "--written-at"],
-        &["--no-thinking", "--no-agent"],
-    )?;
-    let path = a.one_file()?;
-    let presets = match a.value("--presets") {
+fn dump_cmd(a: DumpArgs) -> Result<(), Failure> {
+    let path = one_input(&a.file)?;
+    let presets = match &a.presets {
         Some(p) => presets_from(p)?,
         None => Vec::new(),
     };
     let types: Vec<String> = a
-        .value("--select")
+        .select
+        .as_deref()
         .map(|s| s.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect())
         .unwrap_or_default();
-    check_selection(&types, &presets).map_err(|m| Failure(format!("bad --select: {m}"), false))?;
-    let ask = Ask {
-        types,
-        preset: None,
-        no_thinking: a.has("--no-thinking"),
-        no_agent: a.has("--no-agent"),
-    };
-    let written_at = match a.value("--written-at") {
-        Some(v) => v.parse::<u64>().map_err(|_| {
-            Failure(format!("--written-at wants milliseconds since 1970, got {v}"), true)
-        })?,
-        None => now_ms(),
-    };
-    let text = read_all(path, "read")?;
-    if !looks_like_claude_log(&text) {
-        return fail(format!(
-            "{path} is not a Claude Code session .jsonl (no user or assistant records in it)"
-        ));
-    }
-    let sid = a
-        .value("--sid")
-        .map(str::to_owned)
-        .or_else(|| items::session_id(&text))
-        .or_else(|| file_name(path).map(|n| n.trim_end_matches(".jsonl").to_owned()))
-        .unwrap_or_default();
-    let subject =
-        DumpSubject { sid, agent_id: a.value("--agent-id").map(str::to_owned), written_at };
-    let all = classify_with_progress(&text);
-    let file = items::dump_file(&subject, &items::selection(&ask, &presets), &all);
-    let json = serde_json::to_string_pretty(&file)
-        .map_err(|e| Failure(format!("cannot encode the dump: {e}"), false))?;
-    let mut out = Out::new();
-    out.line(&json)?;
-    out.finish()
-}
-
-/// Classifies the text chunk by chunk (newline-aligned, about 1 MiB each) so a big file
-/// shows progress; links into earlier chunks' items come back as updates and are applied.
-fn classify_with_progress(text: &str) -> Vec<items::Item> {
-    let bar = progress(Some(text.len() as u64), "classify");
+    check_selection(&types, &presets).map_err(|m| Failure(format!("bad --select: {m}")))?;
+    let ask = Ask { types, preset: None, no_thinking: a.no_thinking, no_agent: a.no_agent };
+    let written_at = a.written_at.unwrap_or_else(now_ms);
+    // Classified chunk by chunk (newline-aligned, about 1 MiB each); links into earlier
+    // chunks' items come back as updates and are applied.
     let mut reading = items::Classification::new();
     let mut all: Vec<items::Item> = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let mut end = (at + (1 << 20)).min(text.len());
-        if end < text.len() {
-            end = text.as_bytes()[end..]
-                .iter()
-                .position(|b| *b == b'\n')
-                .map_or(text.len(), |i| end + i + 1);
+    let (mut claude, mut sid) = (false, None);
+    io::read_chunks(&path, "classify", 1 << 20, a.max_input, |text, at| {
+        claude = claude || looks_like_claude_log(text);
+        if sid.is_none() {
+            sid = items::session_id(text);
         }
-        let chunk = reading.read_chunk(&text[at..end], at as u64);
+        let chunk = reading.read_chunk(text, at);
         for u in chunk.updates {
             if let Some(item) = usize::try_from(u.ordinal).ok().and_then(|i| all.get_mut(i)) {
                 item.insert(u.field, u.value);
             }
         }
         all.extend(chunk.items);
-        bar.inc((end - at) as u64);
-        at = end;
+    })?;
+    if !claude {
+        return fail(format!(
+            "{} is not a Claude Code session .jsonl (no user or assistant records in it)",
+            io::name_of(&path)
+        ));
     }
-    bar.finish_and_clear();
-    all
+    let sid = a
+        .sid
+        .clone()
+        .or(sid)
+        .or_else(|| file_name(&path).map(|n| n.trim_end_matches(".jsonl").to_owned()))
+        .unwrap_or_default();
+    let subject = DumpSubject { sid, agent_id: a.agent_id.clone(), written_at };
+    let file = items::dump_file(&subject, &items::selection(&ask, &presets), &all);
+    drop(all);
+    let mut out = Out::new();
+    out.json_pretty(&file)?;
+    out.flush()
 }
 
 /// A dump is of a Claude Code session log: at least one JSON record of type user or
 /// assistant (a text file or another harness's log would dump as nothing, silently).
 fn looks_like_claude_log(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(borrow, rename = "type")]
+        ty: Option<&'a str>,
+    }
     text.lines().any(|l| {
-        serde_json::from_str::<serde_json::Value>(l)
+        serde_json::from_str::<Typed>(l)
             .ok()
-            .and_then(|v| {
-                v.get("type").and_then(|t| t.as_str()).map(|t| t == "user" || t == "assistant")
-            })
-            .unwrap_or(false)
+            .and_then(|v| v.ty)
+            .is_some_and(|t| t == "user" || t == "assistant")
     })
 }
 

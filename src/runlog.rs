@@ -1,0 +1,320 @@
+//! Paperclip's stored run logs, and timestamps that records carry themselves.
+//!
+//! The host stores a run's output as JSONL rows `{"ts","stream","chunk","seq"?}` with
+//! `stream` one of `stdout`, `stderr`, `system`; a `chunk` is a piece of output, not a line.
+//! [`lines`] turns such a file back into the lines the agent printed, and [`parse`] into
+//! transcript entries. The rules (docs/cli.md, "Paperclip run logs", states them for the
+//! viewer too, which implements them independently):
+//!
+//! 1. A row is a JSON object with string `ts`, `stream` (one of the three) and `chunk`.
+//!    A non-blank line that is not a row is kept: it becomes one line of its own, on no
+//!    stream ([`Stream::Raw`]), shown as a `stdout` entry with the `ts` of the row before it.
+//!    Blank lines are skipped.
+//! 2. Rows are ordered by `seq` (a JSON number), stable: a row without `seq` sorts with the
+//!    `seq` of the nearest row before it in the file that has one (before every row when
+//!    none does), so rows without `seq` keep their file order and their place after the row
+//!    they follow.
+//! 3. Chunks are joined per stream and split on `\n`; one trailing `\r` of each line is
+//!    dropped. Each line gets the `ts` of the row in which the line *begins* (the row that
+//!    holds its first character, or its `\n` for an empty line). A line is emitted when its
+//!    `\n` arrives, so lines come out in the order they are completed; at the end the
+//!    unterminated tails are flushed, in the order stdout, stderr, system.
+//! 4. Entries: stdout lines go through the stdout parser with their `ts`; stderr lines
+//!    become `stderr` entries and system lines `system` entries (whitespace-only ones give
+//!    nothing, as a blank stdout line does); a raw line becomes a `stdout` entry.
+//!
+//! [`is_run_log`] is the detection: the first non-blank line is a row. No runtime prints
+//! such a line (none has `stream` + `chunk` at the top), so detection is by shape alone.
+//!
+//! [`record_timestamp`] reads the timestamp a record carries (a top-level `"timestamp"`
+//! string, as Claude Code and Codex session files and Gemini's stream-json events write)
+//! when it is an RFC 3339 time ([`is_timestamp`]).
+
+use crate::entry::Entry;
+use serde::Deserialize;
+
+/// Which output a run-log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+    System,
+    /// A line of the file that was not a run-log row, kept as it was.
+    Raw,
+}
+
+impl Stream {
+    fn from_name(s: &str) -> Option<Stream> {
+        match s {
+            "stdout" => Some(Stream::Stdout),
+            "stderr" => Some(Stream::Stderr),
+            "system" => Some(Stream::System),
+            _ => None,
+        }
+    }
+}
+
+/// One line rebuilt from a run log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunLine {
+    pub stream: Stream,
+    /// The `ts` of the row the line began in (`None` for a raw line before any row).
+    pub ts: Option<String>,
+    pub text: String,
+}
+
+#[derive(Deserialize)]
+struct RawRow {
+    ts: String,
+    stream: String,
+    chunk: String,
+    #[serde(default)]
+    seq: Option<serde_json::Value>,
+}
+
+/// A run-log row read from one line of the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub ts: String,
+    pub stream: Stream,
+    pub chunk: String,
+    pub seq: Option<f64>,
+}
+
+/// The row on `line`, if it is one (rule 1).
+pub fn read_row(line: &str) -> Option<Row> {
+    let r: RawRow = serde_json::from_str(line.trim()).ok()?;
+    Some(Row {
+        ts: r.ts,
+        stream: Stream::from_name(&r.stream)?,
+        chunk: r.chunk,
+        seq: r.seq.and_then(|v| v.as_f64()),
+    })
+}
+
+/// Whether `text` (or its first line: only that one is read) is a Paperclip run log.
+pub fn is_run_log(text: &str) -> bool {
+    text.lines().find(|l| !l.trim().is_empty()).and_then(read_row).is_some()
+}
+
+/// The lines of a run log, in output order (rules 1-3).
+pub fn lines(text: &str) -> Vec<RunLine> {
+    // (sort key, file position, row or raw line with the ts before it)
+    enum Item {
+        Row(Row),
+        Raw(String, Option<String>),
+    }
+    let mut items: Vec<(f64, Item)> = Vec::new();
+    let mut key = f64::NEG_INFINITY;
+    let mut last_ts: Option<String> = None;
+    for line in text.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        match read_row(line) {
+            Some(row) => {
+                if let Some(s) = row.seq {
+                    key = s;
+                }
+                last_ts = Some(row.ts.clone());
+                items.push((key, Item::Row(row)));
+            }
+            None => items.push((key, Item::Raw(line.to_owned(), last_ts.clone()))),
+        }
+    }
+    // `sort_by` is stable: equal keys keep file order.
+    items.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = Vec::new();
+    let mut open: [(String, Option<String>); 3] = Default::default();
+    for (_, item) in items {
+        let row = match item {
+            Item::Row(row) => row,
+            Item::Raw(text, ts) => {
+                out.push(RunLine { stream: Stream::Raw, ts, text });
+                continue;
+            }
+        };
+        let slot = match row.stream {
+            Stream::Stdout => 0,
+            Stream::Stderr => 1,
+            _ => 2,
+        };
+        let (buf, began) = &mut open[slot];
+        for piece in row.chunk.split_inclusive('\n') {
+            if began.is_none() {
+                *began = Some(row.ts.clone());
+            }
+            match piece.strip_suffix('\n') {
+                Some(body) => {
+                    buf.push_str(body);
+                    if buf.ends_with('\r') {
+                        buf.pop();
+                    }
+                    out.push(RunLine {
+                        stream: row.stream,
+                        ts: began.take(),
+                        text: std::mem::take(buf),
+                    });
+                }
+                None => buf.push_str(piece),
+            }
+        }
+    }
+    for (slot, (buf, began)) in open.into_iter().enumerate() {
+        if began.is_some() {
+            let stream = [Stream::Stdout, Stream::Stderr, Stream::System][slot];
+            let text = buf.strip_suffix('\r').map(str::to_owned).unwrap_or(buf);
+            out.push(RunLine { stream, ts: began, text });
+        }
+    }
+    out
+}
+
+/// A run log's transcript entries (rule 4): `stdout_line(line, ts)` parses each stdout line
+/// (a stateful parser's `parse_line`, or the stateless `parse_line`); `default_ts` is for a
+/// raw line before any row.
+pub fn parse(
+    text: &str,
+    default_ts: &str,
+    mut stdout_line: impl FnMut(&str, &str) -> Vec<Entry>,
+) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for l in lines(text) {
+        let ts = l.ts.unwrap_or_else(|| default_ts.to_owned());
+        match l.stream {
+            Stream::Stdout => out.extend(stdout_line(&l.text, &ts)),
+            _ if l.text.trim().is_empty() => {}
+            Stream::Stderr => out.push(Entry::Stderr { ts, text: l.text }),
+            Stream::System => out.push(Entry::System { ts, text: l.text }),
+            Stream::Raw => out.push(Entry::Stdout { ts, text: l.text }),
+        }
+    }
+    out
+}
+
+/// Whether `s` is an RFC 3339 / ISO 8601 date-time (`2026-01-02T03:04:05.678Z`, an optional
+/// fraction, `Z` or `±hh:mm`, or no zone).
+pub fn is_timestamp(s: &str) -> bool {
+    s == s.trim() && crate::parser::parse_ts_ms(s).is_some()
+}
+
+#[derive(Deserialize)]
+struct Stamped<'a> {
+    #[serde(borrow, default)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The timestamp a JSON record carries itself: its top-level `"timestamp"` string, when that
+/// is an RFC 3339 time. Lines that are not JSON objects, or carry none, give `None`.
+pub fn record_timestamp(line: &str) -> Option<String> {
+    let line = line.trim();
+    if !line.starts_with('{') || !line.contains("\"timestamp\"") {
+        return None;
+    }
+    let s: Stamped = serde_json::from_str(line).ok()?;
+    s.timestamp.filter(|t| is_timestamp(t)).map(|t| t.into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(ts: &str, stream: &str, chunk: &str, seq: Option<i64>) -> String {
+        let mut v = serde_json::json!({ "ts": ts, "stream": stream, "chunk": chunk });
+        if let Some(s) = seq {
+            v["seq"] = s.into();
+        }
+        v.to_string()
+    }
+
+    fn texts(ls: &[RunLine]) -> Vec<(Stream, Option<&str>, &str)> {
+        ls.iter().map(|l| (l.stream, l.ts.as_deref(), l.text.as_str())).collect()
+    }
+
+    #[test]
+    fn chunks_join_into_lines_with_the_ts_where_each_line_begins() {
+        let log = [
+            row("t1", "stdout", "hel", None),
+            row("t2", "stdout", "lo\r\nwor", None),
+            row("t3", "stderr", "oops\n", None),
+            row("t4", "stdout", "ld\n\n", None),
+            row("t5", "stdout", "\ntail", None),
+            row("t6", "system", "sys", None),
+        ]
+        .join("\n");
+        assert!(is_run_log(&log));
+        assert_eq!(
+            texts(&lines(&log)),
+            vec![
+                (Stream::Stdout, Some("t1"), "hello"),
+                (Stream::Stderr, Some("t3"), "oops"),
+                (Stream::Stdout, Some("t2"), "world"),
+                // The empty line's `\n` is in t4; the next empty one begins in t5.
+                (Stream::Stdout, Some("t4"), ""),
+                (Stream::Stdout, Some("t5"), ""),
+                (Stream::Stdout, Some("t5"), "tail"),
+                (Stream::System, Some("t6"), "sys"),
+            ]
+        );
+    }
+
+    #[test]
+    fn rows_are_ordered_by_seq_stably_and_rows_without_seq_stay_behind_their_row() {
+        let log = [
+            row("b", "stdout", "B\n", Some(2)),
+            row("b2", "stdout", "B2\n", None),
+            row("a", "stdout", "A\n", Some(1)),
+            row("a2", "stdout", "A2\n", Some(1)),
+            "not a row".to_owned(),
+            row("c", "stdout", "C\n", Some(3)),
+        ]
+        .join("\n");
+        let got: Vec<String> = lines(&log).into_iter().map(|l| l.text).collect();
+        assert_eq!(got, ["A", "A2", "not a row", "B", "B2", "C"]);
+        // The raw line carries the ts of the row before it in the file.
+        let raw = lines(&log).into_iter().find(|l| l.stream == Stream::Raw).unwrap();
+        assert_eq!(raw.ts.as_deref(), Some("a2"));
+    }
+
+    #[test]
+    fn entries_per_stream() {
+        let init = r#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#;
+        let log = [
+            row("2026-01-01T00:00:01Z", "system", "adapter started\n", Some(1)),
+            row("2026-01-01T00:00:02Z", "stdout", &format!("{init}\n"), Some(2)),
+            row("2026-01-01T00:00:03Z", "stderr", "warn: x\n   \n", Some(3)),
+        ]
+        .join("\n");
+        let mut p = crate::StdoutParser::new();
+        let e = parse(&log, "T", |l, ts| p.parse_line(l, ts));
+        let json: Vec<serde_json::Value> =
+            e.iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+        assert_eq!(json.len(), 3, "{json:?}");
+        assert_eq!(json[0]["kind"], "system");
+        assert_eq!(json[0]["text"], "adapter started");
+        assert_eq!(json[1]["kind"], "init");
+        assert_eq!(json[1]["ts"], "2026-01-01T00:00:02Z");
+        assert_eq!(json[2]["kind"], "stderr");
+        assert_eq!(json[2]["ts"], "2026-01-01T00:00:03Z");
+    }
+
+    #[test]
+    fn detection_and_timestamps() {
+        assert!(!is_run_log(r#"{"type":"system","subtype":"init"}"#));
+        assert!(!is_run_log(r#"{"ts":"t","stream":"stdin","chunk":"x"}"#));
+        assert!(is_run_log("\n\n{\"ts\":\"t\",\"stream\":\"stdout\",\"chunk\":\"\"}\nzzz"));
+        assert!(is_timestamp("2026-01-01T00:00:00.000Z"));
+        assert!(is_timestamp("2026-01-01T00:00:00+02:00"));
+        assert!(!is_timestamp("notatime"));
+        assert!(!is_timestamp("T0"));
+        assert!(!is_timestamp("2026-13-01T00:00:00Z"));
+        assert_eq!(
+            record_timestamp(r#"{"type":"user","timestamp":"2025-06-01T10:00:00.5Z"}"#).as_deref(),
+            Some("2025-06-01T10:00:00.5Z")
+        );
+        assert_eq!(record_timestamp(r#"{"timestamp":"yesterday"}"#), None);
+        assert_eq!(record_timestamp(r#"{"message":{"timestamp":"2025-06-01T10:00:00Z"}}"#), None);
+        assert_eq!(record_timestamp("plain timestamp text"), None);
+    }
+}
