@@ -151,6 +151,16 @@ impl Out {
         }
     }
 
+    /// One value as a JSON line, serialised straight into the buffer (no `String` per entry).
+    fn json_line(&mut self, v: &impl serde::Serialize) -> Result<(), Failure> {
+        let written = serde_json::to_writer(&mut self.0, v).map_err(io::Error::from);
+        match written.and_then(|()| self.0.write_all(b"\n")) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) => fail(format!("cannot write the output: {e}")),
+        }
+    }
+
     fn finish(mut self) -> Result<(), Failure> {
         match self.0.flush() {
             Ok(()) => Ok(()),
@@ -261,7 +271,12 @@ fn parse_cmd(args: &[String]) -> Result<(), Failure> {
             break;
         }
         bar.inc(n as u64);
-        let text = String::from_utf8_lossy(&raw);
+        // `from_utf8` first: its validator is several times faster than the lossy one's
+        // (which was 16% of a whole `parse` run); only invalid lines pay for the lossy copy.
+        let text = match std::str::from_utf8(&raw) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(&raw),
+        };
         let line = text.strip_suffix('\n').unwrap_or(&text);
         let entries: Vec<Entry> = match (stateless, format) {
             (true, Some(f)) => parse_line_as(f, line, &ts),
@@ -269,9 +284,7 @@ fn parse_cmd(args: &[String]) -> Result<(), Failure> {
             (false, _) => parser.parse_line(line, &ts),
         };
         for e in &entries {
-            let json = serde_json::to_string(e)
-                .map_err(|e| Failure(format!("cannot encode an entry: {e}"), false))?;
-            out.line(&json)?;
+            out.json_line(e)?;
         }
     }
     bar.finish_and_clear();
