@@ -255,3 +255,19 @@ fn usage_and_unknown_commands() {
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("agentlines dump"));
 }
+
+#[test]
+fn parse_reads_invalid_utf8_lines_with_replacement_characters() {
+    // Valid lines are read as they are (borrowed); a line with invalid UTF-8 is shown with
+    // U+FFFD in place of the bad bytes, and the lines around it are not affected.
+    let p = std::env::temp_dir().join(format!("agentlines-cli-{}-bad-utf8.log", std::process::id()));
+    std::fs::write(&p, b"caf\xc3\xa9\nbad \xff\xfe bytes\nok\n").expect("write temp file");
+    let o = run(&["parse", "--ts", "T0", "--format", "plain", p.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let texts: Vec<String> = String::from_utf8(o.stdout)
+        .expect("output is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["café", "bad \u{fffd}\u{fffd} bytes", "ok"]);
+}

@@ -329,9 +329,7 @@ fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
 
 fn write_entries(out: &mut Out, entries: &[Entry]) -> Result<(), Failure> {
     for e in entries {
-        let json = serde_json::to_string(e)
-            .map_err(|e| Failure(format!("cannot encode an entry: {e}")))?;
-        out.line(&json)?;
+        out.json_line(e)?;
     }
     Ok(())
 }
@@ -365,7 +363,12 @@ fn parse_file(
             break;
         }
         bar.inc(n as u64);
-        let text = String::from_utf8_lossy(&raw);
+        // `from_utf8` first: its validator is several times faster than the lossy one's
+        // (which was 16% of a whole `parse` run); only invalid lines pay for the lossy copy.
+        let text = match std::str::from_utf8(&raw) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(&raw),
+        };
         let line = text.strip_suffix('\n').unwrap_or(&text);
         if !decided && !line.trim().is_empty() {
             decided = true;
