@@ -194,7 +194,7 @@ export function renderMarkdown(text) {
           } else if (t.tag === "th" || t.tag === "td") e = el(t.tag, alignClass(t));
           else e = el(t.tag);
           if (t.type === "ordered_list_open") {
-            const start = Number(attr(t, "start"));
+            const start = attr(t, "start") === "" ? 1 : Number(attr(t, "start"));
             if (Number.isInteger(start) && start !== 1) e.start = start;
           }
           top().append(e);

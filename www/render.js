@@ -7,8 +7,8 @@ import { ansiNodes, hasEscapes, stripEscapes, visibleControls } from "./text.js"
 
 const CLIP = 20000; // characters of plain text shown at first; "show more" adds PLAIN_STEP
 const PLAIN_STEP = 100000;
-const MD_CLIP = 10000; // Markdown: parsing costs ~2 ms per 1,000 characters at worst
-const MD_STEP = 20000;
+const MD_CLIP = 5000; // Markdown: parsing costs up to ~3 ms per 1,000 characters of hostile text
+const MD_STEP = 10000;
 const DIFF_TYPES = new Set(["add", "remove", "context", "hunk", "file_header", "truncation"]);
 const BRIEF_KEYS = ["command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path", "path", "dir_path",
   "pattern", "query", "url", "description", "prompt", "skill", "name"];
