@@ -2,12 +2,16 @@
 // the parser worker (www/worker-client.js), the transcript model (www/model.js) and the
 // virtualized list (www/vlist.js). URL parameters (paths relative to the repo root, served
 // next to www/): sample=tests/fixtures/…, log=<path>, parser=<path>.js (default
-// dist/ui-parser.js), live=1, speed=N, stateless=1, follow=1. The body's data-parser / data-state attributes say where things are (the
-// browser tests wait on them).
+// dist/ui-parser.stateless.js, the file the npm package's "./ui-parser" export names, as the
+// host would load it), live=1, speed=N, stateless=1, follow=1; the hash #L123 opens the log
+// at line 123 (every row's L-number links to itself). The body's data-parser / data-state
+// attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
 import { Transcript, KINDS, filterRows, groupOf, fmtInt, fmtCost, str } from "./model.js";
-import { renderRow, estimateHeight } from "./render.js";
+import { renderRow, estimateHeight, highlight } from "./render.js";
 import { VirtualList } from "./vlist.js";
+import { toMarkdown, toJson } from "./export.js";
+import { visibleControls } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -20,10 +24,22 @@ let query = "";
 let run = null; // { label, t0, done, total, pos, ms, mode, live }
 let liveTimer = null;
 let uiFrame = 0;
+let current = -1; // view position of the current search match (next/previous)
+let target = null; // { line } asked for by #L<line>; row id once found
+let targetRow = -1;
+
+function renderListRow(row) {
+  const el = renderRow(row, { refresh: (r) => list.invalidate(r) });
+  const q = query.trim();
+  if (q) highlight(el, q);
+  if (current >= 0 && view[current] === row.id) el.classList.add("current");
+  if (row.id === targetRow) el.classList.add("target");
+  return el;
+}
 
 const list = new VirtualList($("list"), {
   row: (i) => t.rows[view[i]],
-  render: (row) => renderRow(row, { refresh: (r) => list.invalidate(r) }),
+  render: renderListRow,
   estimate: estimateHeight,
   forget: () => { for (const r of t.rows) r.h = 0; },
 });
@@ -74,8 +90,78 @@ function buildFilters() {
 
 function refilter() {
   view = filterRows(t, enabled, query);
+  current = -1;
   list.reset(view.length);
   scheduleUi();
+}
+
+// Next / previous search match: the matching rows are the view; the current one is marked,
+// scrolled to and opened (a match inside a closed card's input is then visible).
+function step(dir) {
+  if (!query.trim() || !view.length) return;
+  const prev = current >= 0 ? t.rows[view[current]] : null;
+  current = current < 0 ? (dir > 0 ? 0 : view.length - 1) : (current + dir + view.length) % view.length;
+  const row = t.rows[view[current]];
+  if (prev) { prev.v++; list.invalidate(prev); }
+  if ((row.type === "tool" || groupOf(row) === "thinking") && !row.open) { row.open = true; row.h = 0; }
+  row.v++;
+  list.invalidate(row);
+  list.scrollToIndex(current);
+  scheduleUi();
+}
+
+// #L<n>: the first row whose line is n or later (rows are in line order).
+function goToTarget() {
+  const m = /^#L(\d+)$/.exec(location.hash);
+  if (!m) { target = null; return; }
+  target = { line: Number(m[1]) };
+  const want = target.line - 1;
+  let lo = 0;
+  let hi = view.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t.rows[view[mid]].line < want) lo = mid + 1; else hi = mid;
+  }
+  if (lo >= view.length) return; // not there (yet): tried again as rows arrive
+  const row = t.rows[view[lo]];
+  const old = targetRow >= 0 ? t.rows[targetRow] : null;
+  targetRow = row.id;
+  if (old) { old.v++; list.invalidate(old); }
+  row.v++;
+  list.invalidate(row);
+  $("follow").checked = false;
+  list.follow = false;
+  list.scrollToIndex(lo);
+  target = null;
+  body.dataset.target = String(row.line + 1);
+}
+
+function setAllOpen(open) {
+  for (const row of t.rows) {
+    const openable = row.type === "tool" || (row.type === "entry" && (groupOf(row) === "thinking" || (groupOf(row) === "result" && str(row.entry.text))));
+    if (openable && row.open !== open) {
+      row.open = open;
+      row.h = 0;
+      row.v++;
+    }
+  }
+  list.remeasure();
+}
+
+function download(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function exportName(ext) {
+  const base = (run?.label || "transcript").replace(/\s*\(.*$/, "").replace(/^.*\//, "").replace(/\.[^.]*$/, "");
+  return (base.replace(/[^\w.-]+/g, "_").slice(0, 80) || "transcript") + ".transcript." + ext;
 }
 
 function scheduleUi() {
@@ -88,10 +174,21 @@ function updateUi() {
     c.textContent = fmtInt(n);
     c.parentElement.classList.toggle("zero", n === 0);
   }
-  $("match-count").textContent = query || enabled.size < KINDS.length ? `${fmtInt(view.length)} of ${fmtInt(t.rows.length)} rows` : "";
+  const q = query.trim();
+  $("match-count").textContent = q || enabled.size < KINDS.length ? `${fmtInt(view.length)} of ${fmtInt(t.rows.length)} rows` : "";
+  $("match-pos").textContent = q && view.length ? (current >= 0 ? `match ${fmtInt(current + 1)} of ${fmtInt(view.length)}` : `${fmtInt(view.length)} matching rows`) : "";
+  $("search-prev").disabled = $("search-next").disabled = !(q && view.length);
   $("empty").hidden = t.rows.length > 0 || !!run;
+  const none = t.rows.length > 0 && view.length === 0;
+  $("no-match").hidden = !none;
+  if (none) {
+    $("no-match").textContent = q
+      ? `No matches for “${visibleControls(q)}”${enabled.size < KINDS.length ? " in the kinds shown" : ""} (${fmtInt(t.rows.length)} rows searched).`
+      : "No rows of the kinds shown.";
+  }
+  $("export-md").disabled = $("export-json").disabled = t.rows.length === 0;
   const init = t.init;
-  $("sum-model").textContent = init ? `model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}` : "";
+  $("sum-model").textContent = init ? visibleControls(`model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}`) : "";
   const r = t.result;
   $("sum-result").className = "sum" + (r && r.isError === true ? " error" : "");
   $("sum-result").textContent = r
@@ -136,7 +233,9 @@ function startRun(input, label) {
   const liveStart = Number($("start-at").value) || 0;
   run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0 };
   body.dataset.run = String(Number(body.dataset.run || 0) + 1);
-  $("source").textContent = label;
+  $("source").textContent = visibleControls(label);
+  current = -1;
+  targetRow = -1;
   body.dataset.state = live ? "live" : "parsing";
   if (live) $("follow").checked = true;
   list.follow = $("follow").checked;
@@ -150,7 +249,7 @@ function startRun(input, label) {
       scheduleUi();
     },
     entries(entries, lines, msg) {
-      const { added, changed } = t.add(entries, lines);
+      const { added, changed } = t.add(entries, lines, msg.real);
       for (const row of added) {
         if (enabled.has(groupOf(row)) && (!query || t.haystack(row).includes(query.trim().toLowerCase()))) view.push(row.id);
       }
@@ -167,12 +266,13 @@ function startRun(input, label) {
         $("pause").disabled = true;
         body.dataset.parseMs = String(Math.round(run.wallMs));
       }
+      if (target || (location.hash.startsWith("#L") && targetRow < 0 && msg.done)) goToTarget();
       scheduleUi();
     },
     error(reason) {
       run.done = true;
       body.dataset.state = "error";
-      $("source").textContent = `${label} — ${reason}`;
+      $("source").textContent = `${visibleControls(label)} — ${reason}`;
       scheduleUi();
     },
   });
@@ -219,7 +319,7 @@ async function loadFile(file) {
   try {
     startRun({ blob: file }, `${file.name} (${fmtInt(file.size / 1024)} KiB)`);
   } catch (e) {
-    $("source").textContent = `could not read ${file.name}: ${e.message}`;
+    $("source").textContent = `could not read ${visibleControls(file.name)}: ${e.message}`;
   }
 }
 
@@ -277,7 +377,7 @@ async function loadSamples() {
     }
     const o = document.createElement("option");
     o.value = s.path;
-    o.textContent = `${str(s.name)} · ${fmtInt(s.lines)} lines`;
+    o.textContent = `${visibleControls(str(s.name))} · ${fmtInt(s.lines)} lines`;
     g.append(o);
   }
 }
@@ -302,6 +402,20 @@ function wire() {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(() => { query = ev.target.value; refilter(); }, 150);
   });
+  $("search").addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    clearTimeout(searchTimer);
+    if (query !== ev.target.value) { query = ev.target.value; refilter(); }
+    step(ev.shiftKey ? -1 : 1);
+  });
+  $("search-next").addEventListener("click", () => step(1));
+  $("search-prev").addEventListener("click", () => step(-1));
+  $("expand-all").addEventListener("click", () => setAllOpen(true));
+  $("collapse-all").addEventListener("click", () => setAllOpen(false));
+  $("export-md").addEventListener("click", () => download(toMarkdown(t, run?.label || "log"), exportName("md"), "text/markdown"));
+  $("export-json").addEventListener("click", () => download(toJson(t), exportName("json"), "application/json"));
+  window.addEventListener("hashchange", goToTarget);
   const overlay = $("drop-overlay");
   let depth = 0;
   document.addEventListener("dragenter", (ev) => { ev.preventDefault(); depth++; overlay.hidden = false; });
@@ -353,6 +467,7 @@ async function main() {
   await host.start(path);
   await samples;
   updateUi();
+  if (location.hash) goToTarget();
   const sample = params.get("sample");
   const log = params.get("log");
   if (sample && sample.startsWith("tests/fixtures/") && !sample.includes("..")) {

@@ -173,12 +173,17 @@ let session = null;
 // sees a Blob: only this worker's own code reads the page's File/Blob handles).
 const blobText = Blob.prototype.text;
 
+const MAX_ENTRIES_PER_LINE = 10000; // the viewer's own cap, whatever the parser returns
+const MAX_ENTRIES_PER_MESSAGE = 4000; // one structured clone on the page stays small
+const OWN_TS_MAX_LINE = 1 << 20; // longer lines are not searched for a timestamp
+const STREAMS = ["stdout", "stderr", "system"];
+
 function openSession(msg) {
   if (msg.blob && typeof msg.blob === "object") {
     const id = msg.session;
     blobText.call(msg.blob).then(
       (text) => { if (session && session.id === id && session.pending) startSession(msg, text); },
-      (e) => post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: "could not read the file: " + describe(e) }], lines: [-1], pos: 0, total: 0, done: true, ms: 0 }),
+      (e) => post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: "could not read the file: " + describe(e) }], lines: [-1], real: [0], pos: 0, total: 0, done: true, ms: 0 }),
     );
     session = { id, pending: true }; // an older session stops at its next slice
     return;
@@ -186,9 +191,115 @@ function openSession(msg) {
   startSession(msg, typeof msg.text === "string" ? msg.text : "");
 }
 
+// --- timestamps the records carry ------------------------------------------------------
+// A JSON object line's own top-level "timestamp" or "ts" (an ISO string, or epoch
+// milliseconds / seconds as a number), as an ISO string; null when it has none.
+function ownTs(line) {
+  if (line.length > OWN_TS_MAX_LINE || !(line.includes('"timestamp"') || line.includes('"ts"'))) return null;
+  const t = line.trimStart();
+  if (t[0] !== "{") return null;
+  let v;
+  try { v = JSON.parse(t); } catch (e) { return null; }
+  if (!v || typeof v !== "object") return null;
+  for (const key of ["timestamp", "ts"]) {
+    const x = v[key];
+    let ms = NaN;
+    if (typeof x === "string" && /^\d{4}-\d\d-\d\d/.test(x)) ms = Date.parse(x);
+    else if (typeof x === "number" && x > 1e11 && x < 1e14) ms = x;
+    else if (typeof x === "number" && x > 1e8 && x < 1e11) ms = x * 1000;
+    if (Number.isFinite(ms)) return new Date(ms).toISOString();
+  }
+  return null;
+}
+
+// --- Paperclip stored run logs -----------------------------------------------------------
+// JSONL rows {"ts", "stream": "stdout"|"stderr"|"system", "chunk", "seq"?}: chunks are
+// pieces of output, not lines. Detected when the first (up to) three non-blank lines are
+// all such rows. Rules (docs/viewer.md; the CLI implements the same):
+//  1. rows are ordered by seq, stably; rows without a seq keep their place in the file
+//     (the rows that have one are sorted among the places such rows occupy);
+//  2. chunks are joined per stream and split on "\n"; a trailing "\r" is dropped; an
+//     unterminated tail is flushed at the end;
+//  3. each line gets the ts (and the file line number) of the row in which it BEGINS, and
+//     lines come out in the order they are completed;
+//  4. stdout lines go to the parser with that ts; stderr lines become `stderr` entries and
+//     system lines `system` entries (blank ones are skipped);
+//  5. a file line that is not such a row becomes one `system` entry saying so.
+function runLogRow(line) {
+  const t = line.trim();
+  if (t[0] !== "{") return null;
+  let v;
+  try { v = JSON.parse(t); } catch (e) { return null; }
+  if (!v || typeof v !== "object" || Array.isArray(v) || typeof v.chunk !== "string" || !STREAMS.includes(v.stream)) return null;
+  if (v.ts !== undefined && typeof v.ts !== "string") return null;
+  return v;
+}
+
+function isRunLog(lines) {
+  let seen = 0;
+  for (let i = 0; i < lines.length && seen < 3; i++) {
+    if (lines[i].trim() === "") continue;
+    if (!runLogRow(lines[i])) return false;
+    seen++;
+  }
+  return seen > 0;
+}
+
+/** The file's lines as a run log: {texts, streams (index into STREAMS), tss, at (file line)}. */
+function readRunLog(lines) {
+  const rows = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() === "") continue;
+    const v = runLogRow(lines[i]);
+    if (v) rows.push({ stream: STREAMS.indexOf(v.stream), chunk: v.chunk, ts: v.ts || "", seq: typeof v.seq === "number" && Number.isFinite(v.seq) ? v.seq : null, line: i, k: rows.length });
+    else rows.push({ stream: 2, chunk: `[agentlines viewer] line ${i + 1} is not a run-log row {ts, stream, chunk}: ${lines[i].slice(0, 200)}\n`, ts: "", seq: null, line: i, k: rows.length, bad: true });
+  }
+  const slots = [];
+  for (let k = 0; k < rows.length; k++) if (rows[k].seq !== null) slots.push(k);
+  const sorted = slots.map((k) => rows[k]).sort((a, b) => a.seq - b.seq || a.k - b.k);
+  const ordered = rows.slice();
+  slots.forEach((k, j) => { ordered[k] = sorted[j]; });
+  const out = { texts: [], streams: [], tss: [], at: [] };
+  const pending = STREAMS.map(() => null); // {text, ts, line} of a begun, unfinished line
+  const emit = (stream, text, ts, line) => {
+    out.texts.push(text.endsWith("\r") ? text.slice(0, -1) : text);
+    out.streams.push(stream);
+    out.tss.push(ts);
+    out.at.push(line);
+  };
+  for (const r of ordered) {
+    const c = r.chunk;
+    let pos = 0;
+    while (pos <= c.length) {
+      const nl = c.indexOf("\n", pos);
+      const part = nl < 0 ? c.slice(pos) : c.slice(pos, nl);
+      const open = pending[r.stream];
+      if (nl < 0) {
+        if (part !== "") {
+          if (open) open.text += part;
+          else pending[r.stream] = { text: part, ts: r.ts, line: r.line };
+        }
+        break;
+      }
+      if (open) emit(r.stream, open.text + part, open.ts, open.line);
+      else emit(r.stream, part, r.ts, r.line);
+      pending[r.stream] = null;
+      pos = nl + 1;
+    }
+  }
+  const tails = pending.map((p, s) => p && { ...p, s }).filter(Boolean).sort((a, b) => a.line - b.line);
+  for (const p of tails) emit(p.s, p.text, p.ts, p.line);
+  return out;
+}
+
 function startSession(msg, text) {
-  const lines = text.split("\n");
+  let lines = text.split("\n");
   if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  let log = null;
+  if (isRunLog(lines)) {
+    log = readRunLog(lines);
+    lines = log.texts;
+  }
   let call = null;
   if (!fallbackOnly && parser) {
     if (!msg.stateless && parser.stateful) {
@@ -201,57 +312,93 @@ function startSession(msg, text) {
   const frac = Math.max(0, Math.min(1, Number(msg.startFraction) || 0));
   const start = msg.live ? Math.floor(lines.length * frac) : 0;
   session = {
-    id: msg.session, lines, pos: start, start, call, live: !!msg.live, budget: 0, ms: 0,
-    mode: call ? (msg.stateless || !parser.stateful ? "stateless" : "stateful") : "fallback",
+    id: msg.session, lines, log, pos: start, start, call, live: !!msg.live, budget: 0, ms: 0,
+    mode: (call ? (msg.stateless || !parser.stateful ? "stateless" : "stateful") : "fallback") + (log ? ", Paperclip run log" : ""),
   };
-  post({ type: "opened", session: session.id, total: lines.length, start, mode: session.mode });
+  post({ type: "opened", session: session.id, total: lines.length, start, mode: session.mode, runLog: !!log, fileLines: log ? log.at.length && log.at[log.at.length - 1] + 1 : lines.length });
   if (session.live) flushLive(session);
   else step(session);
 }
 
-function parseOne(s, i, ts, out, at) {
+// Parses item i; `clock` is the live wall-clock ts (null for file sessions).
+function parseOne(s, i, clock, out) {
   const line = s.lines[i];
+  const log = s.log;
+  let ts;
+  let real = true;
   let got;
-  if (s.call) {
-    try {
-      got = s.call(line, ts);
-    } catch (e) {
-      got = stdoutEntry(line, ts);
+  let at = i;
+  if (log) {
+    at = log.at[i];
+    ts = log.tss[i] || clock || new Date(BASE_TS + at * 1000).toISOString();
+    real = !!log.tss[i] || !!clock;
+    if (log.streams[i] !== 0) {
+      const kind = STREAMS[log.streams[i]];
+      got = line.trim() === "" ? [] : [{ kind, ts, text: line }];
     }
   } else {
-    got = stdoutEntry(line, ts);
+    ts = ownTs(line) || clock;
+    if (!ts) { ts = new Date(BASE_TS + i * 1000).toISOString(); real = false; }
+  }
+  if (!got) {
+    if (s.call) {
+      try {
+        got = s.call(line, ts);
+      } catch (e) {
+        got = stdoutEntry(line, ts);
+      }
+    } else {
+      got = stdoutEntry(line, ts);
+    }
   }
   if (!Array.isArray(got)) got = [{ kind: "system", ts, text: "parser returned " + typeof got + " (not an array) for this line" }];
-  for (const e of got) {
-    out.push(e && typeof e === "object" ? e : { kind: "system", ts, text: "parser returned a non-object entry: " + String(e) });
-    at.push(i);
+  const n = Math.min(got.length, MAX_ENTRIES_PER_LINE);
+  for (let k = 0; k < n; k++) {
+    const e = got[k];
+    out.entries.push(e && typeof e === "object" ? e : { kind: "system", ts, text: "parser returned a non-object entry: " + String(e) });
+    out.at.push(at);
+    out.real.push(real ? 1 : 0);
+  }
+  if (got.length > n) {
+    out.entries.push({ kind: "system", ts, text: `[agentlines viewer] this line gave ${got.length} entries; the viewer keeps the first ${n}` });
+    out.at.push(at);
+    out.real.push(real ? 1 : 0);
   }
 }
 
-function send(s, entries, at, done) {
-  const msg = { type: "entries", session: s.id, entries, lines: at, pos: s.pos, total: s.lines.length, done, ms: s.ms };
-  try {
-    post(msg);
-  } catch (e) {
-    // Not structured-cloneable (a function or symbol in an entry): send plain JSON data.
-    msg.entries = JSON.parse(JSON.stringify(entries));
-    post(msg);
-  }
+function send(s, out, done) {
+  const { entries, at, real } = out;
+  let k = 0;
+  do {
+    const end = Math.min(entries.length, k + MAX_ENTRIES_PER_MESSAGE);
+    const part = entries.slice(k, end);
+    const last = end >= entries.length;
+    const msg = { type: "entries", session: s.id, entries: part, lines: at.slice(k, end), real: real.slice(k, end), pos: s.pos, total: s.lines.length, done: done && last, ms: s.ms };
+    try {
+      post(msg);
+    } catch (e) {
+      // Not structured-cloneable (a function or symbol in an entry): send plain JSON data.
+      msg.entries = JSON.parse(JSON.stringify(part));
+      post(msg);
+    }
+    k = end;
+  } while (k < entries.length);
 }
+
+const batch = () => ({ entries: [], at: [], real: [] });
 
 // File sessions: as many lines as fit in a slice, then yield so newer messages get in.
 function step(s) {
   if (session !== s) return;
   const t0 = performance.now();
-  const entries = [];
-  const at = [];
-  while (s.pos < s.lines.length && performance.now() - t0 < SLICE_MS) {
+  const out = batch();
+  while (s.pos < s.lines.length && performance.now() - t0 < SLICE_MS && out.entries.length < 50000) {
     const end = Math.min(s.lines.length, s.pos + 256);
-    for (; s.pos < end; s.pos++) parseOne(s, s.pos, new Date(BASE_TS + s.pos * 1000).toISOString(), entries, at);
+    for (; s.pos < end; s.pos++) parseOne(s, s.pos, null, out);
   }
   s.ms += performance.now() - t0;
   const done = s.pos >= s.lines.length;
-  send(s, entries, at, done);
+  send(s, out, done);
   if (done) s.lines = [];
   else later(() => step(s), 0);
 }
@@ -259,17 +406,16 @@ function step(s) {
 // Live sessions: the page grants `count` lines at a time (its chosen speed).
 function flushLive(s) {
   const t0 = performance.now();
-  const entries = [];
-  const at = [];
-  const ts = new Date(wallClock()).toISOString();
+  const out = batch();
+  const clock = new Date(wallClock()).toISOString();
   while (s.budget > 0 && s.pos < s.lines.length) {
-    parseOne(s, s.pos, ts, entries, at);
+    parseOne(s, s.pos, clock, out);
     s.pos++;
     s.budget--;
   }
   s.ms += performance.now() - t0;
   const done = s.pos >= s.lines.length;
-  send(s, entries, at, done);
+  send(s, out, done);
 }
 
 onmessage = (ev) => {

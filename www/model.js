@@ -7,7 +7,10 @@
 //    open call is a card of its own;
 //  - consecutive diff entries group into one diff row (at most DIFF_GROUP lines);
 //  - everything else is one row per entry.
-// Rows carry `v` (bumped on every change, so a rendered row knows it is stale).
+// Rows carry `v` (bumped on every change, so a rendered row knows it is stale) and
+// `realTs` (the entry's ts came from the log itself: a record's own timestamp, a Paperclip
+// run-log row's ts or the live clock, not the viewer's one-second-per-line stand-in); tool
+// durations are only computed from real timestamps.
 
 export const KINDS = ["assistant", "thinking", "user", "tool", "diff", "init", "result", "system", "stderr", "stdout", "other"];
 const KNOWN = new Set(["assistant", "thinking", "user", "tool_call", "tool_result", "diff", "init", "result", "system", "stderr", "stdout"]);
@@ -49,10 +52,12 @@ export class Transcript {
     this.results = 0;
     this.errors = 0; // tool results with isError
     this.batch = 0;
+    this.merged = []; // every entry after delta merge, in order (exports)
   }
 
-  /** Adds a batch; returns { added: rows appended, changed: existing rows modified }. */
-  add(entries, lines) {
+  /** Adds a batch; `lines[i]` is entry i's source line, `real[i]` whether its ts is real.
+   * Returns { added: rows appended, changed: existing rows modified }. */
+  add(entries, lines, real) {
     const added = [];
     const changed = new Set();
     this.batch++;
@@ -61,6 +66,7 @@ export class Transcript {
       this.rawCount++;
       if (!e || typeof e !== "object") continue;
       const line = typeof lines?.[i] === "number" ? lines[i] : -1;
+      const isReal = !!(real && real[i]);
       const f = deltaField(e);
       if (f && this.last && this.last.entry.kind === e.kind && deltaField(this.last.entry) === f) {
         this.last.entry[f] = str(this.last.entry[f]) + str(e[f]);
@@ -68,9 +74,10 @@ export class Transcript {
         continue;
       }
       this.entryCount++;
+      this.merged.push(e);
       const kind = str(e.kind);
       this.kindCounts[kind] = (this.kindCounts[kind] || 0) + 1;
-      const row = this.place(e, line, added, changed);
+      const row = this.place(e, line, isReal, added, changed);
       this.last = { entry: e, row };
     }
     return { added, changed };
@@ -91,10 +98,10 @@ export class Transcript {
     return row;
   }
 
-  place(e, line, added, changed) {
+  place(e, line, realTs, added, changed) {
     switch (e.kind) {
       case "tool_call": {
-        const row = this.newRow("tool", { call: e, result: null, line }, added);
+        const row = this.newRow("tool", { call: e, result: null, line, realTs, resultReal: false }, added);
         const id = str(e.toolUseId);
         if (id) this.openCalls.set(id, row);
         return row;
@@ -105,11 +112,12 @@ export class Transcript {
         const open = id ? this.openCalls.get(id) : undefined;
         if (open && !open.result) {
           open.result = e;
+          open.resultReal = realTs;
           this.openCalls.delete(id);
           this.touch(open, changed, added);
           return open;
         }
-        return this.newRow("tool", { call: null, result: e, line }, added);
+        return this.newRow("tool", { call: null, result: e, line, realTs, resultReal: realTs }, added);
       }
       case "diff": {
         const prev = this.last?.row;
@@ -118,7 +126,7 @@ export class Transcript {
           this.touch(prev, changed, added);
           return prev;
         }
-        return this.newRow("diff", { entries: [e], line }, added);
+        return this.newRow("diff", { entries: [e], line, realTs }, added);
       }
       case "init":
         this.init = e;
@@ -130,7 +138,7 @@ export class Transcript {
       default:
         break;
     }
-    return this.newRow("entry", { entry: e, line }, added);
+    return this.newRow("entry", { entry: e, line, realTs }, added);
   }
 
   /** Lower-cased text a search looks through (cached until the row changes). */
@@ -150,6 +158,18 @@ export class Transcript {
     row.hay = s.toLowerCase();
     return row.hay;
   }
+}
+
+/** A tool card's duration: {ms, from: "parser" | "ts"} or null. The parser's durationMs
+ * when it gave one; else the result's ts minus the call's, when both are real. */
+export function toolDuration(row) {
+  const res = row.result;
+  if (!res) return null;
+  if (typeof res.durationMs === "number" && Number.isFinite(res.durationMs) && res.durationMs >= 0) return { ms: res.durationMs, from: "parser" };
+  if (!row.call || !row.realTs || !row.resultReal) return null;
+  const a = Date.parse(str(row.call.ts));
+  const b = Date.parse(str(res.ts));
+  return Number.isFinite(a) && Number.isFinite(b) && b >= a ? { ms: b - a, from: "ts" } : null;
 }
 
 export function safeJson(v, indent) {

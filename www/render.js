@@ -2,9 +2,13 @@
 // textContent / text nodes (www/markdown.js for assistant text); class names come from
 // fixed lists, never from entry data.
 import { renderMarkdown } from "./markdown.js";
-import { str, num, safeJson, fmtInt, fmtCost, groupOf } from "./model.js";
+import { str, num, safeJson, fmtInt, fmtCost, groupOf, toolDuration } from "./model.js";
+import { ansiNodes, hasEscapes, stripEscapes, visibleControls } from "./text.js";
 
-const CLIP = 20000; // characters shown before "show all"
+const CLIP = 20000; // characters of plain text shown at first; "show more" adds PLAIN_STEP
+const PLAIN_STEP = 100000;
+const MD_CLIP = 5000; // Markdown: parsing costs up to ~3 ms per 1,000 characters of hostile text
+const MD_STEP = 10000;
 const DIFF_TYPES = new Set(["add", "remove", "context", "hunk", "file_header", "truncation"]);
 const BRIEF_KEYS = ["command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path", "path", "dir_path",
   "pattern", "query", "url", "description", "prompt", "skill", "name"];
@@ -16,41 +20,97 @@ function el(tag, cls, text) {
   return e;
 }
 
-function oneLine(s, n = 140) {
-  const t = str(s).replace(/\s+/g, " ").trim();
+/** One line for a label: whitespace folded, bidi controls made visible, at most n chars. */
+export function oneLine(s, n = 140) {
+  const t = visibleControls(stripEscapes(str(s).slice(0, n * 4))).replace(/\s+/g, " ").trim();
   return t.length > n ? t.slice(0, n - 1) + "…" : t;
 }
 
-function clipped(row, key, text) {
-  const full = row.full && row.full[key];
-  return full || text.length <= CLIP ? { text, more: 0 } : { text: text.slice(0, CLIP), more: text.length - CLIP };
+// Where to cut `text` near `limit`: at a blank line or line break shortly before it if any.
+function cutAt(text, limit) {
+  if (text.length <= limit) return text.length;
+  const floor = Math.max(0, limit - 2000);
+  const para = text.lastIndexOf("\n\n", limit);
+  if (para > floor) return para + 1;
+  const nl = text.lastIndexOf("\n", limit);
+  return nl > floor ? nl + 1 : limit;
 }
 
-function moreButton(row, key, more, ctx) {
-  const b = el("button", "more", `show all (${fmtInt(more)} more characters)`);
+// The part of a long text shown now: row.shown[key] characters (first CLIP), grown by
+// "show more". Rendering is bounded per row whatever the entry holds.
+function piece(row, key, text, first) {
+  const want = (row.shown && row.shown[key]) || first;
+  const end = cutAt(text, want);
+  return { text: text.slice(0, end), more: text.length - end };
+}
+
+function moreButton(row, key, shown, more, step, ctx) {
+  const b = el("button", "more", `show more (${fmtInt(more)} more characters)`);
   b.type = "button";
   b.addEventListener("click", (ev) => {
     ev.preventDefault();
-    row.full = { ...(row.full || {}), [key]: true };
+    row.shown = { ...(row.shown || {}), [key]: shown + step };
     row.v++;
     ctx.refresh(row);
   });
   return b;
 }
 
+/** A copy button; `text()` gives what to copy (the whole text, not the part shown). */
+export function copyButton(text, what = "copy") {
+  const b = el("button", "copy", what);
+  b.type = "button";
+  b.title = "copy to the clipboard";
+  b.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    const done = (ok) => {
+      b.textContent = ok ? "copied" : "copy failed";
+      b.dataset.copied = ok ? "1" : "0";
+      setTimeout(() => { b.textContent = what; }, 1200);
+    };
+    try {
+      navigator.clipboard.writeText(stripEscapes(text())).then(() => done(true), () => done(false));
+    } catch (e) {
+      done(false);
+    }
+  });
+  return b;
+}
+
+function textNodes(text) {
+  return hasEscapes(text) ? ansiNodes(text) : [document.createTextNode(text)];
+}
+
 function pre(row, key, text, cls, ctx) {
-  const c = clipped(row, key, text);
-  const p = el("pre", cls, c.text);
+  const c = piece(row, key, text, CLIP);
+  const p = el("pre", cls);
+  p.append(...textNodes(c.text));
   if (!c.more) return [p];
-  return [p, moreButton(row, key, c.more, ctx)];
+  return [p, moreButton(row, key, c.text.length, c.more, PLAIN_STEP, ctx)];
 }
 
 function markdown(row, key, text, ctx) {
-  const c = clipped(row, key, text);
+  const c = piece(row, key, text, MD_CLIP);
   const box = el("div", "md");
   box.append(renderMarkdown(c.text));
-  if (c.more) box.append(moreButton(row, key, c.more, ctx));
+  if (c.more) box.append(moreButton(row, key, c.text.length, c.more, MD_STEP, ctx));
   return box;
+}
+
+// A card-body label with a copy button.
+function label(text, get) {
+  const l = el("div", "label", text);
+  l.append(copyButton(get));
+  return l;
+}
+
+function lineLink(row) {
+  if (!(row.line >= 0)) return null;
+  const a = el("a", "ln", "L" + (row.line + 1));
+  a.href = "#L" + (row.line + 1);
+  a.title = "link to this line";
+  return a;
 }
 
 function meta(label, entry, row, extra) {
@@ -59,9 +119,10 @@ function meta(label, entry, row, extra) {
   if (extra) for (const x of extra) if (x) m.append(x);
   if (str(entry?.parentToolUseId)) m.append(el("span", "badge sub", "subagent"));
   const right = el("span", "where");
-  if (row.line >= 0) right.append(el("span", "ln", "L" + (row.line + 1)));
-  const ts = str(entry?.ts);
-  if (ts) right.append(el("span", "ts", ts.replace(/^\d{4}-\d\d-\d\dT/, "").replace(/Z$/, "")));
+  const ts = row.realTs ? str(entry?.ts) : "";
+  if (ts) right.append(el("span", "ts", oneLine(ts.replace(/^\d{4}-\d\d-\d\dT/, "").replace(/Z$/, ""), 40)));
+  const ln = lineLink(row);
+  if (ln) right.append(ln);
   m.append(right);
   return m;
 }
@@ -95,25 +156,32 @@ function toolCard(row, ctx) {
   const d = el("details", "row card tool" + (isError ? " error" : res ? " done" : " pending"));
   d.open = row.open;
   const s = el("summary");
-  s.append(el("span", "tool-name", str(call?.name) || str(res?.toolName) || "tool"));
+  s.append(el("span", "tool-name", oneLine(str(call?.name) || str(res?.toolName) || "tool", 80)));
   if (call) s.append(el("span", "tool-brief", toolBrief(call.input)));
   const status = !res ? "running…" : isError ? "error" : call ? "ok" : "result only";
   s.append(el("span", "badge status", status));
-  if (res && res.durationMs !== undefined) s.append(el("span", "dur", fmtDuration(res.durationMs)));
+  const dur = toolDuration(row);
+  if (dur) {
+    const d2 = el("span", "dur", fmtDuration(dur.ms));
+    d2.title = dur.from === "parser" ? "durationMs from the parser" : "from the timestamps of the call's and the result's lines";
+    s.append(d2);
+  }
   if (str((call || res)?.parentToolUseId)) s.append(el("span", "badge sub", "subagent"));
-  if (row.line >= 0) s.append(el("span", "ln", "L" + (row.line + 1)));
+  const ln = lineLink(row);
+  if (ln) s.append(ln);
   d.append(s);
   const fill = () => {
     if (d.dataset.filled) return;
     d.dataset.filled = "1";
     const body = el("div", "card-body");
     if (call) {
-      body.append(el("div", "label", "input"));
-      body.append(...pre(row, "input", safeJson(call.input, 2), "json", ctx));
+      const input = safeJson(call.input, 2);
+      body.append(label("input", () => input));
+      body.append(...pre(row, "input", input, "json", ctx));
     }
     if (res) {
-      body.append(el("div", "label", isError ? "result (error)" : "result"));
       const content = str(res.content);
+      body.append(label(isError ? "result (error)" : "result", () => content));
       body.append(...pre(row, "result", content === "" ? "(empty)" : content, "result" + (isError ? " err" : ""), ctx));
     } else {
       body.append(el("div", "label muted", "no result yet"));
@@ -137,14 +205,15 @@ function thinking(row, ctx) {
   const s = el("summary");
   s.append(el("span", "kind", "thinking"));
   const text = str(e.text);
-  s.append(el("span", "preview", oneLine(text.replace(/\*\*|^#+\s*/gm, ""), 160) || "(no text)"));
+  s.append(el("span", "preview", oneLine(text.slice(0, 800).replace(/\*\*|^#+\s*/gm, ""), 160) || "(no text)"));
   if (str(e.parentToolUseId)) s.append(el("span", "badge sub", "subagent"));
-  if (row.line >= 0) s.append(el("span", "ln", "L" + (row.line + 1)));
+  const ln = lineLink(row);
+  if (ln) s.append(ln);
   d.append(s);
   const fill = () => {
     if (d.dataset.filled) return;
     d.dataset.filled = "1";
-    d.append(markdown(row, "text", text, ctx));
+    d.append(label("thinking", () => text), markdown(row, "text", text, ctx));
   };
   if (row.open) fill();
   d.addEventListener("toggle", () => {
@@ -170,7 +239,7 @@ function diff(row) {
 function resultRow(row, ctx) {
   const e = row.entry;
   const box = el("div", "row result" + (e.isError === true ? " error" : ""));
-  box.append(meta("result", e, row, [el("span", "badge", str(e.subtype) || "result")]));
+  box.append(meta("result", e, row, [el("span", "badge", oneLine(e.subtype, 60) || "result")]));
   const nums = el("div", "nums");
   nums.textContent = `in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)} tokens · ${fmtCost(e.costUsd)}`;
   box.append(nums);
@@ -202,7 +271,7 @@ export function renderRow(row, ctx) {
     case "assistant": {
       const box = el("div", "row assistant");
       const ch = str(e.channel);
-      box.append(meta("assistant", e, row, [ch && ch !== "final" ? el("span", "badge", ch) : null]));
+      box.append(meta("assistant", e, row, [ch && ch !== "final" ? el("span", "badge", oneLine(ch, 40)) : null, copyButton(() => str(e.text))]));
       box.append(markdown(row, "text", str(e.text), ctx));
       return box;
     }
@@ -210,14 +279,14 @@ export function renderRow(row, ctx) {
       return thinking(row, ctx);
     case "user": {
       const box = el("div", "row user");
-      box.append(meta("user", e, row));
+      box.append(meta("user", e, row, [copyButton(() => str(e.text))]));
       box.append(...pre(row, "text", str(e.text), "plain", ctx));
       return box;
     }
     case "init": {
       const box = el("div", "row init");
       box.append(meta("init", e, row));
-      box.append(el("div", "nums", `model ${str(e.model) || "?"} · session ${str(e.sessionId) || "?"}`));
+      box.append(el("div", "nums", `model ${oneLine(e.model, 120) || "?"} · session ${oneLine(e.sessionId, 120) || "?"}`));
       return box;
     }
     case "result":
@@ -232,7 +301,9 @@ export function renderRow(row, ctx) {
       text.append(...pre(row, "text", str(e.text), "plain", ctx));
       box.append(text);
       const where = el("span", "where");
-      if (row.line >= 0) where.append(el("span", "ln", "L" + (row.line + 1)));
+      where.append(copyButton(() => str(e.text)));
+      const ln = lineLink(row);
+      if (ln) where.append(ln);
       box.append(where);
       return box;
     }
@@ -264,5 +335,37 @@ export function estimateHeight(row, width) {
     case "result": return 84;
     case "system": case "stderr": case "stdout": return 8 + Math.min(lines(e.text), 2000) * 18;
     default: return 36 + Math.min(lines(e.text), 2000) * 18;
+  }
+}
+
+/** Marks every case-insensitive occurrence of `query` in the text under `root` with
+ * <mark class="hit"> (at most 500 per row; buttons are skipped). */
+export function highlight(root, query) {
+  const q = query.toLowerCase();
+  if (!q) return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement && n.parentElement.closest("button, mark") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const nodes = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
+  let marks = 0;
+  for (const node of nodes) {
+    const text = node.data;
+    const lower = text.toLowerCase();
+    if (lower.length !== text.length) continue; // case mapping changed the length: no safe offsets
+    let at = lower.indexOf(q);
+    if (at < 0) continue;
+    const frag = document.createDocumentFragment();
+    let pos = 0;
+    while (at >= 0 && marks < 500) {
+      if (at > pos) frag.append(document.createTextNode(text.slice(pos, at)));
+      frag.append(el("mark", "hit", text.slice(at, at + q.length)));
+      marks++;
+      pos = at + q.length;
+      at = lower.indexOf(q, pos);
+    }
+    if (pos < text.length) frag.append(document.createTextNode(text.slice(pos)));
+    node.replaceWith(frag);
+    if (marks >= 500) break;
   }
 }

@@ -1,17 +1,31 @@
 // A virtualized list with variable row heights: only the rows in (and near) the viewport
 // are in the DOM. Heights start as estimates and are replaced by measurements (kept on the
 // row objects, so a filter change reuses them); a ResizeObserver catches rows that change
-// size (a card opened, text wrapped differently). Offsets are prefix sums recomputed from
-// the first changed position. When a row above the viewport changes height, the scroll
-// position is corrected so the visible content stays put; in "follow" mode the list
-// sticks to the bottom while new rows arrive (like a live tail).
+// size (a card opened, text wrapped differently).
+//
+// Heights live in a Fenwick tree (www/heights.js): a measured row updates it in O(log n) and
+// the row at a pixel offset is found in O(log n), so 2M rows cost the same per frame as 200.
+//
+// Scale: browsers cap an element's height (Chromium at 33,554,432 px), so a long log cannot
+// have a sizer as tall as its content. The list keeps its own *virtual* scroll position V
+// (0 … total − viewport); the sizer is at most MAX_PX tall and the scroller's scrollTop p
+// maps linearly onto V (V = p · Vmax / Pmax). Rows are placed at p + (offset − V), i.e.
+// exactly where they belong relative to the viewport. When the list is scaled, the wheel
+// and the keys (arrows, Page Up/Down, Home/End, space) move V by their own distance (not
+// times the scale), and p follows; dragging the scrollbar moves V proportionally. When
+// the content fits (total ≤ MAX_PX), V = p and the list behaves as a plain scroller.
+// When a row above the viewport changes height, V is corrected so the visible content stays
+// put; in "follow" mode the list sticks to the bottom while new rows arrive (a live tail).
+import { Heights } from "./heights.js";
 
 const OVERSCAN = 600; // px rendered above and below the viewport
+export const MAX_PX = 8_000_000; // the sizer's largest height (well under every browser's cap)
+const FRAME_BUDGET_MS = 30; // overscan rows past this are left for the next frame
 
 export class VirtualList {
   /**
    * scroller: the scrolling element; opts: { row(i) -> row object for view position i,
-   * render(row) -> Element, estimate(row, width) -> px }.
+   * render(row) -> Element, estimate(row, width) -> px, forget() }.
    */
   constructor(scroller, opts) {
     this.scroller = scroller;
@@ -20,21 +34,21 @@ export class VirtualList {
     this.sizer.className = "vl-sizer";
     scroller.append(this.sizer);
     this.count = 0;
-    this.offsets = new Float64Array(1024);
-    this.valid = 0; // offsets[0..valid] are right
+    this.heights = new Heights();
+    this.filled = 0; // positions [0, filled) have a height in the tree
     this.live = new Map(); // row id -> { el, v, pos }
     this.follow = false;
     this.atBottom = true;
     this.frame = 0;
+    this.V = 0; // virtual scroll position
+    this.lastP = 0; // scrollTop we last saw or set
     this.width = scroller.clientWidth;
     this.ro = new ResizeObserver((list) => this.resized(list));
     this.sro = new ResizeObserver(() => this.scrollerResized());
     this.sro.observe(scroller);
-    scroller.addEventListener("scroll", () => {
-      const s = this.scroller;
-      this.atBottom = s.scrollTop + s.clientHeight >= s.scrollHeight - 8;
-      this.schedule();
-    }, { passive: true });
+    scroller.addEventListener("scroll", () => this.scrolled(), { passive: true });
+    scroller.addEventListener("wheel", (ev) => this.wheel(ev), { passive: false });
+    scroller.addEventListener("keydown", (ev) => this.key(ev));
   }
 
   heightOf(row) {
@@ -48,21 +62,102 @@ export class VirtualList {
     return row.est;
   }
 
+  // --- geometry -----------------------------------------------------------------------
+  fill() {
+    if (this.filled === this.count) return;
+    if (this.filled === 0) {
+      this.heights.build(this.count, (i) => this.heightOf(this.opts.row(i)));
+    } else {
+      for (let i = this.filled; i < this.count; i++) this.heights.push(this.heightOf(this.opts.row(i)));
+    }
+    this.filled = this.count;
+  }
+
+  get total() { return this.heights.total(); }
+  get viewport() { return this.scroller.clientHeight; }
+  /** The sizer's height: the content's, capped at MAX_PX. */
+  get physical() { return Math.min(this.total, MAX_PX); }
+  get vMax() { return Math.max(0, this.total - this.viewport); }
+  get pMax() { return Math.max(0, this.physical - this.viewport); }
+  get scaled() { return this.total > MAX_PX; }
+  toV(p) { const pm = this.pMax; return pm > 0 ? (p * this.vMax) / pm : 0; }
+  toP(v) { const vm = this.vMax; return vm > 0 ? (v * this.pMax) / vm : 0; }
+  clampV(v) { return Math.max(0, Math.min(this.vMax, v)); }
+
+  /** Pixel offset of view position i in the content. */
+  offsetOf(i) { return this.heights.prefix(i); }
+
+  // Moves the virtual position (and the scroller with it).
+  setV(v) {
+    this.fill();
+    this.V = this.clampV(v);
+    const p = this.toP(this.V);
+    this.sizer.style.height = this.physical + "px";
+    if (Math.abs(this.scroller.scrollTop - p) >= 1) this.scroller.scrollTop = p;
+    this.lastP = this.scroller.scrollTop;
+    this.atBottom = this.V >= this.vMax - 8;
+    this.schedule();
+  }
+
+  scrolled() {
+    const p = this.scroller.scrollTop;
+    if (Math.abs(p - this.lastP) < 0.5) return; // our own setV echoing back
+    this.lastP = p;
+    this.fill();
+    const pm = this.pMax;
+    if (!this.scaled) this.V = p;
+    else if (p <= 0) this.V = 0;
+    else if (p >= pm - 0.5) this.V = this.vMax;
+    else this.V = this.toV(p);
+    this.V = this.clampV(this.V);
+    this.atBottom = this.V >= this.vMax - 8;
+    this.schedule();
+  }
+
+  wheel(ev) {
+    if (!this.scaled || ev.ctrlKey || ev.deltaY === 0) return;
+    ev.preventDefault();
+    const unit = ev.deltaMode === 1 ? 40 : ev.deltaMode === 2 ? this.viewport : 1;
+    this.setV(this.V + ev.deltaY * unit);
+  }
+
+  key(ev) {
+    if (!this.scaled || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.target !== this.scroller) return; // a focused button or link inside a row
+    const page = Math.max(40, this.viewport - 40);
+    const step = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, " ": ev.shiftKey ? -page : page }[ev.key];
+    if (ev.key === "Home") { ev.preventDefault(); this.setV(0); return; }
+    if (ev.key === "End") { ev.preventDefault(); this.setV(this.vMax); return; }
+    if (step === undefined) return;
+    ev.preventDefault();
+    this.setV(this.V + step);
+  }
+
+  // --- changes ------------------------------------------------------------------------
   /** The whole view changed (filter, search, new log): start over at the top. */
   reset(count) {
     for (const { el } of this.live.values()) { this.ro.unobserve(el); el.remove(); }
     this.live.clear();
     this.count = count;
-    this.valid = 0;
+    this.filled = 0;
+    this.heights.build(0, () => 0);
+    this.V = 0;
     this.scroller.scrollTop = 0;
+    this.lastP = 0;
     this.atBottom = true;
     this.schedule();
   }
 
   /** Rows were appended to the view. */
   grow(count) {
-    this.valid = Math.min(this.valid, this.count);
     this.count = count;
+    this.schedule();
+  }
+
+  /** Every row's height may have changed (rows opened or closed in bulk): re-estimate. */
+  remeasure() {
+    for (const item of this.live.values()) item.v = -1;
+    this.filled = 0;
     this.schedule();
   }
 
@@ -71,7 +166,6 @@ export class VirtualList {
     const item = this.live.get(row.id);
     if (item) {
       item.v = -1;
-      this.valid = Math.min(this.valid, item.pos);
       this.schedule();
     }
   }
@@ -80,55 +174,49 @@ export class VirtualList {
     if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });
   }
 
-  ensureOffsets() {
-    if (this.offsets.length < this.count + 1) {
-      let cap = this.offsets.length;
-      while (cap < this.count + 1) cap *= 2;
-      const next = new Float64Array(cap);
-      next.set(this.offsets.subarray(0, this.valid + 1));
-      this.offsets = next;
-    }
-    const o = this.offsets;
-    for (let i = this.valid; i < this.count; i++) o[i + 1] = o[i] + this.heightOf(this.opts.row(i));
-    this.valid = this.count;
+  setHeight(pos, h) {
+    if (pos < this.filled) this.heights.set(pos, h);
   }
 
-  // First view position whose bottom is below y.
-  indexAt(y) {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.offsets[mid + 1] <= y) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
+  // --- rendering ----------------------------------------------------------------------
   render() {
-    const s = this.scroller;
+    const t0 = performance.now();
     const stick = this.follow && this.atBottom;
-    this.ensureOffsets();
+    this.fill();
     // Anchor: the first visible row and how far it sits from the viewport top.
-    const anchor = this.count ? this.indexAt(s.scrollTop) : 0;
+    const anchor = this.count ? this.heights.indexAt(this.V) : 0;
     const anchorRow = this.count ? this.opts.row(anchor) : null;
-    const anchorGap = this.count ? this.offsets[anchor] - s.scrollTop : 0;
+    const anchorGap = this.count ? this.offsetOf(anchor) - this.V : 0;
+    let deferred = false;
     for (let pass = 0; pass < 4; pass++) {
-      this.sizer.style.height = this.offsets[this.count] + "px";
-      if (stick) s.scrollTop = s.scrollHeight;
-      else if (anchorRow && this.opts.row(anchor) === anchorRow) {
-        const want = this.offsets[anchor] - anchorGap;
-        if (Math.abs(want - s.scrollTop) > 1) s.scrollTop = want;
+      this.sizer.style.height = this.physical + "px";
+      let v = this.V;
+      if (stick) v = this.vMax;
+      else if (anchorRow && this.opts.row(anchor) === anchorRow) v = this.offsetOf(anchor) - anchorGap;
+      v = this.clampV(v);
+      if (Math.abs(v - this.V) > 0.5 || Math.abs(this.toP(v) - this.scroller.scrollTop) >= 1) {
+        this.V = v;
+        const p = this.toP(v);
+        this.scroller.scrollTop = p;
+        this.lastP = this.scroller.scrollTop;
       }
-      const top = s.scrollTop;
-      const first = this.indexAt(Math.max(0, top - OVERSCAN));
-      const last = Math.min(this.count - 1, this.indexAt(top + s.clientHeight + OVERSCAN));
+      const p = this.scroller.scrollTop;
+      const vh = this.viewport;
+      const first = this.heights.indexAt(Math.max(0, this.V - OVERSCAN));
+      const last = Math.min(this.count - 1, this.heights.indexAt(this.V + vh + OVERSCAN));
       const keep = new Set();
       const fresh = [];
       for (let i = first; i <= last && this.count; i++) {
         const row = this.opts.row(i);
-        keep.add(row.id);
+        const off = this.offsetOf(i);
         let item = this.live.get(row.id);
+        const visible = off < this.V + vh && off + this.heightOf(row) > this.V;
+        if ((!item || item.v !== row.v) && !visible && performance.now() - t0 > FRAME_BUDGET_MS) {
+          deferred = true; // an overscan row: next frame
+          if (item) keep.add(row.id);
+          continue;
+        }
+        keep.add(row.id);
         if (!item || item.v !== row.v) {
           const el = this.opts.render(row);
           el.classList.add("vl-row");
@@ -140,28 +228,30 @@ export class VirtualList {
           fresh.push(item);
         }
         item.pos = i;
-        item.el.style.transform = `translateY(${this.offsets[i]}px)`;
+        item.el.style.transform = `translateY(${p + off - this.V}px)`;
       }
       for (const [id, item] of this.live) {
         if (!keep.has(id)) { this.ro.unobserve(item.el); item.el.remove(); this.live.delete(id); }
       }
       // Measure what was just built (one layout for all of them).
-      let changedFrom = Infinity;
+      let changed = false;
       for (const item of fresh) {
         const h = item.el.offsetHeight;
         const row = this.opts.row(item.pos);
-        if (h > 0 && Math.abs(h - this.heightOf(row)) > 0.5) changedFrom = Math.min(changedFrom, item.pos);
-        if (h > 0) row.h = h;
+        if (h > 0 && Math.abs(h - this.heightOf(row)) > 0.5) {
+          changed = true;
+          row.h = h;
+          this.setHeight(item.pos, h);
+        } else if (h > 0) row.h = h;
       }
-      if (changedFrom === Infinity) break;
-      this.valid = Math.min(this.valid, changedFrom);
-      this.ensureOffsets();
+      if (!changed) break;
     }
     if (stick) this.atBottom = true;
+    if (deferred) this.schedule();
   }
 
   resized(entries) {
-    let from = Infinity;
+    let changed = false;
     for (const en of entries) {
       const el = en.target;
       const id = Number(el.dataset.row);
@@ -172,39 +262,38 @@ export class VirtualList {
       const h = el.offsetHeight;
       if (h > 0 && Math.abs(h - row.h) > 0.5) {
         row.h = h;
-        from = Math.min(from, item.pos);
+        this.setHeight(item.pos, h);
+        changed = true;
       }
     }
-    if (from !== Infinity) {
-      this.valid = Math.min(this.valid, from);
-      this.schedule();
-    }
+    if (changed) this.schedule();
   }
 
   scrollerResized() {
     const w = this.scroller.clientWidth;
     if (Math.abs(w - this.width) < 2) { this.schedule(); return; }
     this.width = w;
-    // Text wraps differently: measured heights are stale (kept as the new estimates are
-    // computed for off-screen rows; rows on screen are re-measured by the observer).
+    // Text wraps differently: measured heights are stale (rows on screen are re-measured).
     this.opts.forget?.();
-    for (const item of this.live.values()) item.v = -1;
-    this.valid = 0;
-    this.schedule();
+    this.remeasure();
   }
 
   /** Scrolls so view position i is at the top. */
   scrollToIndex(i) {
-    this.ensureOffsets();
+    this.fill();
     const k = Math.max(0, Math.min(this.count - 1, i));
-    this.scroller.scrollTop = this.offsets[k] || 0;
-    this.schedule();
+    this.atBottom = false;
+    this.setV(this.count ? this.offsetOf(k) : 0);
   }
 
   scrollToEnd() {
-    this.ensureOffsets();
-    this.scroller.scrollTop = this.offsets[this.count];
+    this.fill();
+    this.setV(this.vMax);
     this.atBottom = true;
-    this.schedule();
+  }
+
+  /** The live element of a row, if it is rendered. */
+  elementOf(rowId) {
+    return this.live.get(rowId)?.el ?? null;
   }
 }

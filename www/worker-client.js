@@ -25,12 +25,16 @@ function workerUrl() {
   return policy.createScriptURL(url);
 }
 
+/** The parser loaded when none is asked for: the file the npm package's "./ui-parser"
+ * export names (pkg-template/package.json), i.e. what the host loads by default. */
+export const DEFAULT_PARSER = "dist/ui-parser.stateless.js";
+
 /** A parser path as the page shows it (relative to the repo root: "dist/ui-parser.js"); the
  * page is www/index.html, so it is fetched as "../" + path. Anything odd falls back to the
- * built all-runtime parser. */
+ * default. */
 export function parserPath(param) {
   const p = typeof param === "string" ? param.replace(/^\/+/, "") : "";
-  return /^[\w./-]+\.js$/.test(p) && !p.includes("..") ? p : "dist/ui-parser.js";
+  return /^[\w./-]+\.js$/.test(p) && !p.includes("..") ? p : DEFAULT_PARSER;
 }
 
 export class ParserHost {

@@ -146,7 +146,7 @@ export async function sweepRows(page, { open = false } = {}) {
           cls: el.className,
           text: el.textContent,
           bad: q("img, script, iframe, svg, object, embed, style, link, base, form, [onerror], [onload], [onclick]"),
-          hrefs: [...el.querySelectorAll("a")].map((a) => [a.getAttribute("href"), a.rel, a.target]),
+          hrefs: [...el.querySelectorAll("a:not(.ln)")].map((a) => [a.getAttribute("href"), a.rel, a.target]),
           md: { h1: q(".md h1"), li: q(".md ol > li"), nested: q(".md ol li ul li em"), code: q(".md pre code"), td: q(".md table td"), inlineCode: q(".md p > code, .md li code") },
           durs: [...el.querySelectorAll(".dur")].map((e) => e.textContent),
           diffs: [...el.querySelectorAll(".diff-body > div")].map((e) => e.className),

@@ -16,83 +16,18 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdirSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { launch } from "./chromium.mjs";
+import { viewerSession, serverUrl } from "./viewer-page.mjs";
 import { root, linesOf } from "../js/host.mjs";
-import { startViewerServer, PAGE_CSP, WORKER_CSP } from "../../www/serve.mjs";
+import { PAGE_CSP, WORKER_CSP } from "../../www/serve.mjs";
 import { listSamples } from "../../www/build-samples.mjs";
-import { ECHO_PARSER, BAD_PARSERS, XSS, richLog, expectedFromGolden, synthesize, sweepRows, CSP_PROBE } from "./viewer-helpers.mjs";
+import { stale as vendorStale } from "../../www/vendor.mjs";
+import { ECHO_PARSER, BAD_PARSERS, XSS, richLog, expectedFromGolden, synthesize, sweepRows } from "./viewer-helpers.mjs";
 
-const SHOTS = process.env.VIEWER_SCREENSHOTS === "0" ? null : process.env.VIEWER_SCREENSHOTS || join(root, "tests", "screenshots-tmp");
 const fmtInt = (n) => Math.round(n).toLocaleString("en-US");
 const fmtCost = (v) => (v === 0 ? "$0" : v < 0.01 ? "$" + v.toFixed(4) : "$" + v.toFixed(2));
 
-let server;
-let browser;
-
-test.before(async () => {
-  server = await startViewerServer({ port: 0 });
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh page with error/CSP collectors; `problems` lists what went wrong. */
-async function openPage(opts = {}) {
-  const page = await browser.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  const problems = [];
-  const note = (where, m) => {
-    if (m.type() === "error" || /Content.Security.Policy|Refused to/i.test(m.text())) problems.push(`${where}: ${m.text()}`);
-  };
-  page.on("console", (m) => note("console", m));
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  page.on("worker", (w) => w.on("console", (m) => note("worker", m)));
-  await page.addInitScript(CSP_PROBE);
-  if (opts.parser !== undefined) {
-    await page.route((u) => u.pathname === "/dist/test-parser.js", (r) => r.fulfill({ body: opts.parser, contentType: "text/javascript" }));
-  }
-  return { page, problems };
-}
-
-async function cspViolations(page) {
-  return page.evaluate(() => window.__csp);
-}
-
-async function waitState(page, state, timeout = 60000) {
-  await page.waitForFunction((s) => document.body.dataset.state === s, state, { timeout });
-}
-
-async function kindCounts(page) {
-  return page.$$eval("#kind-filters .count", (els) => Object.fromEntries(els.map((e) => [e.dataset.kind, Number(e.textContent.replace(/,/g, ""))])));
-}
-
-async function shot(page, name) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, name) });
-}
-
-async function paste(page, text) {
-  await page.click("#paste-toggle");
-  await page.fill("#paste", text);
-  await page.click("#paste-go");
-  await waitState(page, "done");
-  await page.click("#paste-toggle");
-}
-
-// Opens the first few tool cards and thinking blocks on screen (for the screenshots).
-async function openSome(page, n = 3) {
-  await page.evaluate((n) => {
-    const list = document.getElementById("list");
-    const visible = (d) => d.getBoundingClientRect().top < list.getBoundingClientRect().bottom - 60;
-    for (const sel of ["details.tool", "details.thinking"]) {
-      [...list.querySelectorAll(sel)].filter(visible).slice(0, n).forEach((d) => { d.open = true; });
-    }
-  }, n);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const { openPage, cspViolations, waitState, kindCounts, shot, paste, openSome } = viewerSession(test);
+const server = { get url() { return serverUrl(); } };
 
 test("server: CSP on the page and the worker, read-only mounts, no inline code", async () => {
   const page = await fetch(server.url + "/www/");
@@ -117,6 +52,11 @@ test("server: CSP on the page and the worker, read-only mounts, no inline code",
     const src = readFileSync(join(root, "www", f), "utf8");
     assert.ok(!/\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment/.test(src), `HTML sink in www/${f}`);
   }
+  // The vendored Markdown library is an unmodified copy of the pinned npm package (checked
+  // copy, www/vendor.mjs), and has no HTML sink either (its HTML renderer is never called).
+  assert.deepEqual(vendorStale(), [], "www/vendor/ is stale: npm ci && node www/vendor.mjs");
+  const vendored = readFileSync(join(root, "www", "vendor", "markdown-it.mjs"), "utf8");
+  assert.ok(!/\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment|\beval\(|new Function\(/.test(vendored), "HTML sink or eval in the vendored markdown-it");
 });
 
 // Checks the page (showing sample `s`) against counts computed from its golden.
@@ -166,7 +106,8 @@ test("every bundled sample parses in the worker and matches its golden", async (
       const golden = linesOf(readFileSync(join(root, s.path.replace(/\.[^.]+$/, ".expected.jsonl")), "utf8")).map((l) => JSON.parse(l));
       const want = expectedFromGolden(golden);
       if (exercised === 0) {
-        await page.goto(`${server.url}/www/?sample=${encodeURIComponent(s.path)}`);
+        // The goldens are the stateful parser's output (the default is the stateless file).
+        await page.goto(`${server.url}/www/?parser=dist/ui-parser.js&sample=${encodeURIComponent(s.path)}`);
         await waitState(page, "done");
       } else {
         const before = Number(await page.evaluate(() => document.body.dataset.run));
@@ -265,7 +206,7 @@ test("HTML in real log lines stays text with the real parser", async () => {
   await page.$$eval("#list details", (els) => els.forEach((d) => { d.open = true; d.dispatchEvent(new Event("toggle")); }));
   const res = await page.evaluate(() => ({
     bad: document.querySelectorAll("#list img, #list script, #list iframe, #list svg, #list [onerror], #list [onload]").length,
-    links: [...document.querySelectorAll("#list a")].filter((a) => !/^https?:/.test(a.getAttribute("href"))).length,
+    links: [...document.querySelectorAll("#list a")].filter((a) => !/^https?:/.test(a.getAttribute("href")) && !(a.classList.contains("ln") && /^#L\d+$/.test(a.getAttribute("href")))).length,
     pwned: document.body.dataset.pwned ?? null,
     text: document.getElementById("list").textContent,
   }));

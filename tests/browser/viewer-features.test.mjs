@@ -1,0 +1,340 @@
+// The run viewer's reading features in headless Chromium (www/serve.mjs with its CSP):
+// CommonMark through markdown-it as DOM; search (highlight, next/previous, "no matches");
+// links to rows (#L123); copy buttons; expand/collapse all; Markdown and JSON export;
+// ANSI colours; bidi controls in file names and labels; dark mode; the default parser;
+// timestamps records carry (real tool durations); Paperclip stored run logs. Each test
+// also requires no console error and no CSP violation. Screenshots: see viewer-page.mjs.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
+import { ECHO_PARSER, XSS, richLog, sweepRows } from "./viewer-helpers.mjs";
+
+const { openPage, cspViolations, waitState, kindCounts, shot, paste } = viewerSession(test);
+const echo = (...entries) => JSON.stringify({ echo: entries });
+const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
+const at = (ms) => new Date(T0 + ms).toISOString();
+
+async function echoPage(opts = {}) {
+  const p = await openPage({ parser: ECHO_PARSER, ...opts });
+  await p.page.goto(`${serverUrl()}/www/?parser=dist/test-parser.js${opts.hash || ""}`);
+  await p.page.waitForFunction(() => document.body.dataset.parser === "ready");
+  return p;
+}
+
+async function clean(page, problems) {
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await cspViolations(page), []);
+  await page.close();
+}
+
+test("Markdown is CommonMark (markdown-it) built as DOM, HTML stays text", async () => {
+  const { page, problems } = await echoPage();
+  const text = [
+    "Setext heading", "==============", "",
+    "A [reference link][docs] and &amp; an entity, ***both*** nested, ~~gone~~.", "",
+    "[docs]: https://example.com/ref", "",
+    "- [x] a list item with `code`", "- second", "",
+    "<img src=x onerror=\"document.body.dataset.pwned='md'\"> and [bad](javascript:alert(1))", "",
+    "    indented code", "",
+    "> quoted **bold**",
+  ].join("\n");
+  await paste(page, echo({ kind: "assistant", text }));
+  const md = await page.$eval("#list .md", (box) => ({
+    h1: box.querySelector("h1")?.textContent,
+    href: [...box.querySelectorAll("a")].map((a) => a.getAttribute("href")),
+    amp: box.querySelector("p:nth-of-type(1)")?.textContent,
+    nested: box.querySelectorAll("em > strong, strong > em").length,
+    del: box.querySelector("s, del")?.textContent,
+    li: box.querySelectorAll("ul > li").length,
+    code: box.querySelector("li code")?.textContent,
+    pre: box.querySelector("pre code")?.textContent,
+    quote: box.querySelector("blockquote strong")?.textContent,
+    bad: box.querySelectorAll("img, script, [onerror]").length,
+    text: box.textContent,
+  }));
+  assert.equal(md.h1, "Setext heading");
+  assert.deepEqual(md.href, ["https://example.com/ref"]);
+  assert.ok(md.amp.includes("& an entity") && !md.amp.includes("&amp;"), md.amp);
+  assert.equal(md.nested, 1);
+  assert.equal(md.del, "gone");
+  assert.equal(md.li, 2);
+  assert.equal(md.code, "code");
+  assert.equal(md.pre, "indented code");
+  assert.equal(md.quote, "bold");
+  assert.equal(md.bad, 0);
+  assert.ok(md.text.includes("<img src=x onerror=") && md.text.includes("[bad](javascript:alert(1))"), md.text);
+  assert.equal(await page.evaluate(() => document.body.dataset.pwned ?? null), null);
+  await clean(page, problems);
+});
+
+test("search highlights matches, steps through them and says when nothing matches", async () => {
+  const { page, problems } = await echoPage();
+  const lines = [];
+  for (let i = 0; i < 300; i++) lines.push(echo({ kind: i % 3 ? "system" : "assistant", text: `row ${i}${i % 50 === 7 ? " needle here, NEEDLE again" : ""}` }));
+  await paste(page, lines.join("\n"));
+  await page.fill("#search", "needle");
+  await page.waitForFunction(() => document.getElementById("match-pos").textContent === "6 matching rows");
+  assert.equal(await page.$eval("#match-count", (e) => e.textContent), "6 of 300 rows");
+  const marks = await page.$$eval("#list mark.hit", (m) => m.map((x) => x.textContent));
+  assert.ok(marks.length >= 2 && marks.every((m) => m.toLowerCase() === "needle"), String(marks));
+  await page.click("#search-next");
+  await page.waitForFunction(() => document.getElementById("match-pos").textContent === "match 1 of 6");
+  await page.press("#search", "Enter");
+  await page.waitForFunction(() => document.getElementById("match-pos").textContent === "match 2 of 6");
+  await page.waitForFunction(() => /row 57 needle/.test(document.querySelector("#list .vl-row.current")?.textContent));
+  await page.press("#search", "Shift+Enter");
+  await page.press("#search", "Shift+Enter");
+  await page.waitForFunction(() => document.getElementById("match-pos").textContent === "match 6 of 6");
+  await page.waitForFunction(() => /row 257 needle/.test(document.querySelector("#list .vl-row.current")?.textContent));
+  await shot(page, "viewer-search.png");
+  await page.fill("#search", "no-such-thing");
+  await page.waitForFunction(() => !document.getElementById("no-match").hidden);
+  assert.equal(await page.$eval("#no-match", (e) => e.textContent), "No matches for “no-such-thing” (300 rows searched).");
+  assert.equal(await page.$eval("#search-next", (e) => e.disabled), true);
+  await page.fill("#search", "");
+  await page.waitForFunction(() => document.getElementById("no-match").hidden && document.querySelectorAll("#list mark").length === 0);
+  await clean(page, problems);
+});
+
+test("#L<n> opens the log at that line; every row links to itself", async () => {
+  const lines = [];
+  for (let i = 0; i < 400; i++) lines.push(echo({ kind: "system", text: `line ${i + 1}` }));
+  const { page, problems } = await openPage({ parser: ECHO_PARSER });
+  await page.route((u) => u.pathname === "/dist/rows.jsonl", (r) => r.fulfill({ body: lines.join("\n"), contentType: "text/plain" }));
+  await page.goto(`${serverUrl()}/www/?parser=dist/test-parser.js&log=dist/rows.jsonl#L321`);
+  await waitState(page, "done");
+  await page.waitForFunction(() => document.body.dataset.target === "321");
+  await frames(page);
+  const target = await page.$eval("#list .vl-row.target", (e) => {
+    const list = document.getElementById("list").getBoundingClientRect();
+    const r = e.getBoundingClientRect();
+    return { text: e.textContent, visible: r.top >= list.top - 1 && r.bottom <= list.bottom + 1, href: e.querySelector("a.ln").getAttribute("href") };
+  });
+  assert.match(target.text, /line 321(?!\d)/);
+  assert.ok(target.visible, "the target row is on screen");
+  assert.equal(target.href, "#L321");
+  // Clicking another row's L-number moves the hash and the mark.
+  const other = await page.$$eval("#list .vl-row a.ln", (as) => as.map((a) => a.getAttribute("href")).find((h) => h !== "#L321"));
+  await page.click(`#list a.ln[href="${other}"]`);
+  await page.waitForFunction((h) => document.body.dataset.target === h.slice(2), other);
+  assert.equal(await page.evaluate(() => location.hash), other);
+  await clean(page, problems);
+});
+
+test("copy buttons copy the whole text, input and result; expand and collapse all", async () => {
+  const { page, problems } = await echoPage({ context: { permissions: ["clipboard-read", "clipboard-write"] } });
+  const long = "long ".repeat(6000); // past the first 20,000 characters shown
+  await paste(page, [
+    echo({ kind: "tool_call", name: "Bash", input: { command: "ls" }, toolUseId: "a" }),
+    echo({ kind: "tool_result", toolUseId: "a", content: "file1\nfile2", isError: false }),
+    echo({ kind: "tool_call", name: "Read", input: { file_path: "/x" }, toolUseId: "b" }),
+    echo({ kind: "thinking", text: "pondering" }),
+    echo({ kind: "assistant", text: "**answer** " + long }),
+  ].join("\n"));
+  const clip = () => page.evaluate(() => navigator.clipboard.readText());
+  await page.click("#list .assistant button.copy");
+  await page.waitForFunction(() => document.querySelector("#list .assistant button.copy").dataset.copied === "1");
+  assert.equal(await clip(), "**answer** " + long);
+  await page.click("#expand-all");
+  await page.waitForFunction(() => document.querySelectorAll("#list details.tool[open]").length === 2 && document.querySelectorAll("#list details.thinking[open]").length === 1);
+  const labels = await page.$$eval("#list .card-body .label button.copy", (b) => b.length);
+  assert.equal(labels, 3, "input, result, input");
+  await page.click("#list details.tool .card-body .label:nth-of-type(1) button.copy");
+  assert.equal(await clip(), '{\n  "command": "ls"\n}');
+  const result = await page.$$("#list details.tool .card-body .label button.copy");
+  await result[1].click();
+  await page.waitForFunction(async () => (await navigator.clipboard.readText()) === "file1\nfile2");
+  await shot(page, "viewer-expanded.png");
+  await page.click("#collapse-all");
+  await page.waitForFunction(() => document.querySelectorAll("#list details[open]").length === 0);
+  await clean(page, problems);
+});
+
+test("the transcript exports as Markdown and as JSON", async () => {
+  const { page, problems } = await echoPage();
+  const { lines, expect } = richLog();
+  await paste(page, lines.join("\n"));
+  const save = async (id) => {
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click(id)]);
+    return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), "utf8") };
+  };
+  const json = await save("#export-json");
+  assert.equal(json.name, "pasted_text.transcript.json");
+  const entries = JSON.parse(json.text);
+  const sum = await page.$eval("#sum-counts", (e) => e.textContent);
+  assert.ok(sum.includes(`${entries.length} entries`), `${entries.length} vs ${sum}`);
+  assert.equal(entries.filter((e) => e.kind === "tool_call").length, 3);
+  assert.ok(entries.some((e) => e.kind === "assistant" && e.text === "Streaming answer " + XSS[2]), "deltas merged in the export");
+  const md = await save("#export-md");
+  assert.equal(md.name, "pasted_text.transcript.md");
+  assert.equal((md.text.match(/^\*\*tool\*\* /gm) || []).length, expect.tool);
+  assert.ok(md.text.startsWith("# Transcript: pasted text\n"));
+  assert.ok(md.text.includes("**tool** `Bash` · ok (1.2 s)"), "tool line with its duration");
+  assert.ok(md.text.includes("```diff\n--- a/src/main.rs\n@@ -1,2 +1,2 @@"), "diff block");
+  assert.ok(md.text.includes("**result** · success · in 1,200 · out 345"));
+  await clean(page, problems);
+});
+
+test("ANSI colours are rendered as fixed classes; other escapes dropped", async () => {
+  const { page, problems } = await echoPage();
+  const ESC = "\x1b";
+  await paste(page, [
+    `${ESC}[31mred${ESC}[0m plain ${ESC}[1;32mbold green${ESC}[0m`,
+    `${ESC}[38;5;208morange256${ESC}[0m ${ESC}[48;2;10;20;30mtruecolor bg${ESC}[0m`,
+    `${ESC}]0;window title${ESC}\\${ESC}[2Kcleared ${ESC}[4munder${ESC}[24m done`,
+    echo({ kind: "tool_call", name: "Bash", input: { command: "make" }, toolUseId: "c" }),
+    echo({ kind: "tool_result", toolUseId: "c", content: `${ESC}[33mwarning:${ESC}[0m unused <b onmouseover=x>`, isError: false }),
+  ].join("\n"));
+  await page.click("#expand-all");
+  await page.waitForFunction(() => document.querySelector("#list details.tool[open] .card-body"));
+  const r = await page.evaluate(() => {
+    const spans = [...document.querySelectorAll("#list pre span.ansi")];
+    return {
+      spans: spans.map((s) => [s.className, s.textContent, s.style.color, s.style.backgroundColor]),
+      esc: document.getElementById("list").textContent.includes("\x1b"),
+      other: document.querySelectorAll("#list pre *:not(span):not(mark)").length,
+      title: document.getElementById("list").textContent.includes("window title"),
+    };
+  });
+  assert.deepEqual(r.spans, [
+    ["ansi ansi-fg-1", "red", "", ""],
+    ["ansi ansi-b ansi-fg-2", "bold green", "", ""],
+    ["ansi", "orange256", "rgb(255, 135, 0)", ""],
+    ["ansi", "truecolor bg", "", "rgb(10, 20, 30)"],
+    ["ansi ansi-u", "under", "", ""],
+    ["ansi ansi-fg-3", "warning:", "", ""],
+  ]);
+  assert.equal(r.esc, false);
+  assert.equal(r.title, false);
+  assert.equal(r.other, 0);
+  await shot(page, "viewer-ansi.png");
+  await clean(page, problems);
+});
+
+test("bidi controls in a file name and in labels are isolated and shown", async () => {
+  const { page, problems } = await echoPage();
+  const RLO = "\u202E";
+  const line = echo({ kind: "tool_call", name: `Read${RLO}evil`, input: { file_path: `/tmp/${RLO}gnp.exe` }, toolUseId: "r" });
+  await page.setInputFiles("#file", { name: `report${RLO}lmth.jsonl`, mimeType: "text/plain", buffer: Buffer.from(line + "\n" + `text with ${RLO}reversed tail\n`) });
+  await waitState(page, "done");
+  const r = await page.evaluate(() => ({
+    source: document.getElementById("source").textContent,
+    name: document.querySelector("#list .tool-name").textContent,
+    brief: document.querySelector("#list .tool-brief").textContent,
+    pre: getComputedStyle(document.querySelector("#list .stdout pre")).unicodeBidi,
+    label: getComputedStyle(document.querySelector("#list .tool-brief")).unicodeBidi,
+    src: getComputedStyle(document.getElementById("source")).unicodeBidi,
+  }));
+  assert.ok(r.source.startsWith("report⟪RLO⟫lmth.jsonl ("), r.source);
+  assert.equal(r.name, "Read⟪RLO⟫evil");
+  assert.equal(r.brief, "/tmp/⟪RLO⟫gnp.exe");
+  assert.equal(r.pre, "plaintext");
+  assert.equal(r.label, "isolate");
+  assert.equal(r.src, "isolate");
+  await clean(page, problems);
+});
+
+test("dark mode follows prefers-color-scheme", async () => {
+  const { page, problems } = await openPage({ parser: ECHO_PARSER, context: { colorScheme: "dark" } });
+  await page.goto(`${serverUrl()}/www/?parser=dist/test-parser.js`);
+  await page.waitForFunction(() => document.body.dataset.parser === "ready");
+  await paste(page, richLog().lines.join("\n"));
+  await page.$$eval("#list details.tool", (els) => els.slice(0, 2).forEach((d) => { d.open = true; }));
+  await frames(page);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, "rgb(20, 23, 28)");
+  await shot(page, "viewer-dark.png");
+  await clean(page, problems);
+});
+
+test("the default parser is the stateless file the package's ./ui-parser names", async () => {
+  const pkg = JSON.parse(readFileSync(new URL("../../pkg-template/package.json", import.meta.url), "utf8"));
+  const want = pkg.exports["./ui-parser"].replace(/^\.\//, "");
+  const { page, problems } = await openPage();
+  await page.goto(`${serverUrl()}/www/`);
+  await page.waitForFunction(() => document.body.dataset.parser === "ready");
+  assert.equal(await page.$eval("#parser", (s) => s.value), want);
+  assert.match(await page.$eval("#parser-status", (e) => e.textContent), /exports parseStdoutLine$/);
+  await clean(page, problems);
+});
+
+test("timestamps records carry give real tool durations; synthetic ones give none", async () => {
+  const { page, problems } = await echoPage();
+  await paste(page, [
+    JSON.stringify({ timestamp: at(0), echo: [{ kind: "tool_call", name: "Bash", input: { command: "sleep 2" }, toolUseId: "s" }] }),
+    JSON.stringify({ timestamp: T0 + 2500, echo: [{ kind: "tool_result", toolUseId: "s", content: "", isError: false }] }),
+    echo({ kind: "tool_call", name: "Bash", input: { command: "no ts" }, toolUseId: "n" }),
+    echo({ kind: "tool_result", toolUseId: "n", content: "", isError: false }),
+  ].join("\n"));
+  const cards = await page.$$eval("#list details.tool", (els) => els.map((d) => [d.querySelector(".tool-brief").textContent, d.querySelector(".dur")?.textContent ?? null, d.querySelector(".dur")?.title ?? null]));
+  assert.deepEqual(cards, [
+    ["sleep 2", "2.5 s", "from the timestamps of the call's and the result's lines"],
+    ["no ts", null, null],
+  ]);
+  await clean(page, problems);
+});
+
+// A Paperclip stored run log: rows {ts, stream, chunk, seq?}; see docs/viewer.md for the rules.
+function runLog() {
+  const call = echo({ kind: "tool_call", name: "Bash", input: { command: "make test" }, toolUseId: "m" });
+  const result = echo({ kind: "tool_result", toolUseId: "m", content: "ok", isError: false });
+  const said = echo({ kind: "assistant", text: "hello world" });
+  const row = (seq, ms, stream, chunk) => JSON.stringify(seq === null ? { ts: at(ms), stream, chunk } : { ts: at(ms), stream, chunk, seq });
+  return [
+    row(1, 0, "system", "[paperclip] run started\n"),
+    row(3, 1500, "stdout", call.slice(20) + "\n" + said.slice(0, 25)), // seq 3 before seq 2 in the file
+    row(2, 1000, "stdout", call.slice(0, 20)), // the call's line BEGINS here (ts 1.0 s)
+    row(4, 2000, "stderr", "warn: first\r\nwarn: sec"),
+    row(null, 2500, "stdout", said.slice(25) + "\n"), // no seq: keeps its place
+    row(5, 4000, "stdout", result + "\n"),
+    row(6, 5000, "stderr", "ond\n"),
+    row(7, 6000, "stdout", "tail without newline"),
+  ].join("\n");
+}
+
+test("a Paperclip stored run log is read directly: chunks joined per stream, in seq order, each line with its row's ts", async () => {
+  const { page, problems } = await echoPage();
+  await paste(page, runLog());
+  const counts = await kindCounts(page);
+  assert.equal(counts.system, 1);
+  assert.equal(counts.stderr, 2);
+  assert.equal(counts.tool, 1);
+  assert.equal(counts.assistant, 1);
+  assert.equal(counts.stdout, 1);
+  assert.match(await page.$eval("#sum-counts", (e) => e.textContent), /Paperclip run log/);
+  const rows = await sweepRows(page);
+  const text = (cls) => rows.filter((r) => r.cls.includes(cls)).map((r) => r.text);
+  assert.deepEqual(text("stderr").map((t) => t.replace(/copy|L\d+/g, "").replace(/^stderr/, "")), ["warn: first", "warn: second"]);
+  assert.ok(text("assistant")[0].includes("hello world"));
+  assert.ok(text("stdout")[0].includes("tail without newline"));
+  // The call began in the seq-2 row (file line 3, ts +1.0 s), the result in seq 5 (+4.0 s).
+  const card = await page.$eval("#list details.tool", (d) => [d.querySelector(".dur").textContent, d.querySelector("a.ln").textContent]);
+  assert.deepEqual(card, ["3.0 s", "L3"]);
+  const ts = await page.$eval("#list .assistant .ts", (e) => e.textContent);
+  assert.equal(ts, "10:00:01.500");
+  await shot(page, "viewer-runlog.png");
+  await clean(page, problems);
+});
+
+test("a run log of real Claude stream-json, split mid-line, parses with the real parser", async () => {
+  const src = readFileSync(new URL("../fixtures/claude/doc-sdk-messages.jsonl", import.meta.url), "utf8");
+  const rows = [];
+  for (let i = 0, seq = 0; i < src.length; i += 700, seq++) {
+    rows.push(JSON.stringify({ ts: at(seq * 250), stream: "stdout", chunk: src.slice(i, i + 700), seq }));
+  }
+  const { page, problems } = await openPage();
+  await page.goto(`${serverUrl()}/www/?parser=dist/ui-parser.js`);
+  await page.waitForFunction(() => document.body.dataset.parser === "ready");
+  await paste(page, rows.join("\n"));
+  const direct = await openPage();
+  await direct.page.goto(`${serverUrl()}/www/?parser=dist/ui-parser.js`);
+  await direct.page.waitForFunction(() => document.body.dataset.parser === "ready");
+  await paste(direct.page, src);
+  const a = await kindCounts(page);
+  const b = await kindCounts(direct.page);
+  assert.deepEqual(a, b, "the same rows as the plain log");
+  assert.ok(a.tool > 0 && a.assistant > 0);
+  await direct.page.close();
+  await clean(page, problems);
+});

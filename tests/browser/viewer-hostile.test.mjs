@@ -1,0 +1,161 @@
+// The run viewer stays responsive on hostile input (issue 16): with a long-task observer
+// (PerformanceObserver "longtask") running on the page, every bundled sample and the hostile
+// lines below are opened through the file input, parsed by the real default parser in the
+// worker, then jumped through (middle, end, top), wheel-scrolled and, where a row has one,
+// "show more" is clicked. Any long task over 200 ms fails the test. Generated inputs:
+//  - amp-4mb: one 4 MB line `[{},{},…]` (1.4M entries from a parser without output caps);
+//  - line-8mb: one 8 MB line of text; json-8mb: one 8 MB Claude assistant line;
+//  - md-160k: 12 Claude assistant lines of 160,000 characters each that drive Markdown
+//    patterns hard (headings, table separators, emphasis runs, brackets, backticks, URLs);
+//  - rows-2m: 2,000,000 short lines (past Chromium's 33,554,432 px element-height cap):
+//    the end is reachable (End, follow mode), the wheel moves by its own distance.
+// Numbers go to tests/screenshots-tmp/viewer-hostile.json and the test's diagnostics.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync, mkdirSync, rmSync, createWriteStream } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { once } from "node:events";
+import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
+import { root } from "../js/host.mjs";
+import { listSamples } from "../../www/build-samples.mjs";
+
+const { openPage, waitState, shot } = viewerSession(test);
+const LIMIT_MS = 200;
+const dir = join(tmpdir(), `viewer-hostile-${process.pid}`);
+
+const claudeText = (text) => JSON.stringify({ type: "assistant", message: { id: "msg_h", type: "message", role: "assistant", model: "claude-test", content: [{ type: "text", text }] }, session_id: "s" });
+
+function mdHostile(k, n = 160000) {
+  const pats = [
+    () => "#".repeat(n), () => "# " + "a ".repeat(n / 2 - 2) + "#", () => "a|b\n" + "|-".repeat(n / 2 - 2),
+    () => "*a ".repeat(n / 3), () => "[".repeat(n), () => "[a](".repeat(n / 4), () => "`a".repeat(n / 2),
+    () => "***x*** ".repeat(n / 8), () => "http://x.com/".repeat(n / 13), () => "<".repeat(n),
+    () => "| a | b |\n|---|---|\n" + "| 1 | 2 |\n".repeat(n / 10 - 2), () => "> ".repeat(n / 2),
+  ];
+  return pats[k % pats.length]().slice(0, n);
+}
+
+async function writeLines(file, count, lineOf) {
+  const out = createWriteStream(file);
+  for (let i = 0; i < count; i++) {
+    if (!out.write(lineOf(i) + "\n")) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+}
+
+async function inputs() {
+  mkdirSync(dir, { recursive: true });
+  const files = {};
+  const put = (name, text) => { files[name] = join(dir, name); writeFileSync(files[name], text); };
+  put("amp-4mb.jsonl", "[" + "{},".repeat(1398101) + "{}]\n");
+  put("line-8mb.txt", "x".repeat(8 << 20) + "\n");
+  put("json-8mb.jsonl", claudeText("word ".repeat((8 << 20) / 5)) + "\n");
+  put("md-160k.jsonl", Array.from({ length: 12 }, (_, k) => claudeText(mdHostile(k))).join("\n") + "\n");
+  files["rows-2m.txt"] = join(dir, "rows-2m.txt");
+  await writeLines(files["rows-2m.txt"], 2000000, (i) => `plain output line ${i + 1}`);
+  return files;
+}
+
+// Installs the probe: long tasks on the page since the last reset.
+async function probe(page) {
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); }).observe({ type: "longtask" });
+  });
+}
+const takeLong = (page) => page.evaluate(() => { const l = window.__long; window.__long = []; return l; });
+
+// Jumps to the middle, the end and the top, wheel-scrolls, and clicks one "show more".
+async function browse(page) {
+  await page.evaluate(async () => {
+    const list = document.getElementById("list");
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const f of [0.5, 1, 0]) { list.scrollTop = (list.scrollHeight - list.clientHeight) * f; await frame(); }
+  });
+  await page.mouse.move(640, 600);
+  for (let i = 0; i < 8; i++) { await page.mouse.wheel(0, 700); await frames(page); }
+  const more = await page.$("#list button.more");
+  if (more) { await more.click(); await frames(page); }
+}
+
+test("no long task over 200 ms on any bundled sample or hostile input", async (t) => {
+  const files = await inputs();
+  const { page, problems } = await openPage();
+  const report = {};
+  try {
+    await page.goto(`${serverUrl()}/www/`);
+    await page.waitForFunction(() => document.body.dataset.parser === "ready");
+    await probe(page);
+    const open = async (file) => {
+      const t0 = Date.now();
+      const run = Number(await page.evaluate(() => document.body.dataset.run || 0));
+      await page.setInputFiles("#file", file);
+      await page.waitForFunction((r) => Number(document.body.dataset.run) > r && document.body.dataset.state === "done", run, { timeout: 600000 });
+      const loadMs = Date.now() - t0;
+      const loadLong = await takeLong(page);
+      await browse(page);
+      const browseLong = await takeLong(page);
+      return { loadMs, rows: Number(await page.evaluate(() => document.body.dataset.rows)), loadLong, browseLong };
+    };
+    const samples = listSamples();
+    assert.ok(samples.length > 0);
+    const sampleLong = [];
+    for (const s of samples) {
+      const r = await open(join(root, s.path));
+      sampleLong.push(...r.loadLong, ...r.browseLong);
+      if (Math.max(0, ...r.loadLong, ...r.browseLong) > LIMIT_MS) report[s.path] = r;
+    }
+    report.samples = { count: samples.length, longTasks: sampleLong.length, longest: Math.max(0, ...sampleLong) };
+    for (const name of ["amp-4mb.jsonl", "line-8mb.txt", "json-8mb.jsonl", "md-160k.jsonl", "rows-2m.txt"]) {
+      report[name] = await open(files[name]);
+      if (name === "md-160k.jsonl") await shot(page, "viewer-md-160k.png");
+      t.diagnostic(`${name}: ${JSON.stringify(report[name])}`);
+    }
+    // 2M rows: the content is taller than Chromium's cap, the sizer is not; End and follow
+    // reach the last line, the wheel moves by its own distance.
+    const big = await page.evaluate(async () => {
+      const list = document.getElementById("list");
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const lastLn = () => Math.max(...[...list.querySelectorAll(".vl-row a.ln")].map((a) => Number(a.textContent.slice(1))));
+      const out = { scrollHeight: list.scrollHeight };
+      list.focus();
+      list.dispatchEvent(new KeyboardEvent("keydown", { key: "End", bubbles: true }));
+      await frame();
+      out.endLast = lastLn();
+      list.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true }));
+      await frame();
+      out.homeFirst = Math.min(...[...list.querySelectorAll(".vl-row a.ln")].map((a) => Number(a.textContent.slice(1))));
+      list.scrollTop = list.scrollHeight / 2;
+      await frame();
+      const row = [...list.querySelectorAll(".vl-row")].find((e) => e.getBoundingClientRect().top > list.getBoundingClientRect().top + 100);
+      const before = row.getBoundingClientRect().top;
+      list.dispatchEvent(new WheelEvent("wheel", { deltaY: 120, bubbles: true, cancelable: true }));
+      await frame();
+      out.wheelMoved = before - row.getBoundingClientRect().top;
+      document.getElementById("follow").click();
+      await frame();
+      out.followLast = lastLn();
+      return out;
+    });
+    report.rows2m = big;
+    t.diagnostic(`2M rows: ${JSON.stringify(big)}`);
+    await shot(page, "viewer-2m-end.png");
+    assert.equal(report["rows-2m.txt"].rows, 2000000);
+    assert.ok(big.scrollHeight <= 8000000, `sizer ${big.scrollHeight} px`);
+    assert.equal(big.endLast, 2000000, "End reaches the last line");
+    assert.equal(big.homeFirst, 1);
+    assert.equal(big.followLast, 2000000, "follow reaches the last line");
+    assert.ok(Math.abs(big.wheelMoved - 120) <= 2, `the wheel moved ${big.wheelMoved} px for 120`);
+    assert.ok(report["amp-4mb.jsonl"].rows <= 10001, `one line gave ${report["amp-4mb.jsonl"].rows} rows`);
+    assert.deepEqual(problems, []);
+  } finally {
+    mkdirSync(join(root, "tests", "screenshots-tmp"), { recursive: true });
+    writeFileSync(join(root, "tests", "screenshots-tmp", "viewer-hostile.json"), JSON.stringify(report, null, 1) + "\n");
+    await page.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const over = Object.entries(report).filter(([, r]) => r && (r.loadLong || r.browseLong) && Math.max(0, ...r.loadLong, ...r.browseLong) > LIMIT_MS);
+  assert.deepEqual(over.map(([k, r]) => `${k}: ${[...r.loadLong, ...r.browseLong].join(", ")} ms`), [], "long tasks over 200 ms");
+});

@@ -1,0 +1,78 @@
+// Row heights of the virtual list as a Fenwick (binary indexed) tree over Float64Arrays:
+// push, set and prefix sums in O(log n), the row at a pixel offset in O(log n), a rebuild
+// from scratch in O(n). No DOM (Node tests import it).
+export class Heights {
+  constructor() {
+    this.build(0, () => 0);
+  }
+
+  /** n heights, height(i) for each. */
+  build(n, height) {
+    let cap = 1024;
+    while (cap < n + 1) cap *= 2;
+    this.cap = cap;
+    this.n = n;
+    this.h = new Float64Array(cap);
+    this.tree = new Float64Array(cap + 1);
+    for (let i = 0; i < n; i++) {
+      const v = height(i);
+      this.h[i] = v;
+      this.tree[i + 1] += v;
+      const parent = i + 1 + ((i + 1) & -(i + 1));
+      if (parent <= cap) this.tree[parent] += this.tree[i + 1];
+    }
+    this.sum = 0;
+    for (let i = 0; i < n; i++) this.sum += this.h[i];
+  }
+
+  grow() {
+    const old = this.h;
+    const n = this.n;
+    this.build(n, (i) => old[i]);
+  }
+
+  push(v) {
+    if (this.n + 1 >= this.cap) this.grow();
+    const i = this.n++;
+    this.h[i] = 0;
+    this.set(i, v);
+  }
+
+  set(i, v) {
+    const d = v - this.h[i];
+    if (d === 0) return;
+    this.h[i] = v;
+    this.sum += d;
+    for (let k = i + 1; k <= this.cap; k += k & -k) this.tree[k] += d;
+  }
+
+  get(i) {
+    return this.h[i];
+  }
+
+  /** Sum of heights [0, i). */
+  prefix(i) {
+    let s = 0;
+    for (let k = Math.min(i, this.n); k > 0; k -= k & -k) s += this.tree[k];
+    return s;
+  }
+
+  total() {
+    return this.sum;
+  }
+
+  /** The first position whose bottom is below y (n - 1 at most; 0 when empty). */
+  indexAt(y) {
+    if (this.n === 0) return 0;
+    let pos = 0;
+    let rem = y;
+    for (let step = this.cap; step > 0; step >>= 1) {
+      const next = pos + step;
+      if (next <= this.n && this.tree[next] <= rem) {
+        pos = next;
+        rem -= this.tree[next];
+      }
+    }
+    return Math.min(pos, this.n - 1);
+  }
+}
