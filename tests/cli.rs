@@ -262,7 +262,7 @@ fn parse_reads_invalid_utf8_lines_with_replacement_characters() {
     // U+FFFD in place of the bad bytes, and the lines around it are not affected.
     let p = std::env::temp_dir().join(format!("agentlines-cli-{}-bad-utf8.log", std::process::id()));
     std::fs::write(&p, b"caf\xc3\xa9\nbad \xff\xfe bytes\nok\n").expect("write temp file");
-    let o = run(&["parse", "--ts", "T0", "--format", "plain", p.to_str().unwrap()], None);
+    let o = run(&["parse", "--ts", "2026-01-02T03:04:05.000Z", "--format", "plain", p.to_str().unwrap()], None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let texts: Vec<String> = String::from_utf8(o.stdout)
         .expect("output is UTF-8")

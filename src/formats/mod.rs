@@ -331,9 +331,13 @@ pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
 pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<Entry>) -> (Format, Confidence) {
     #[cfg(feature = "hermes")]
     if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
-        return match hermes::is_local_mark(line) {
-            true => (Format::Hermes, Confidence::Sure),
-            false => (Format::HermesGateway, Confidence::Maybe),
+        return if hermes::is_local_mark(line) {
+            (Format::Hermes, Confidence::Sure)
+        } else if line.contains("[hermes-gateway") {
+            (Format::HermesGateway, Confidence::Sure)
+        } else {
+            // Thinking, `[tool]` starts and spinner remnants: Hermes-like, not proof.
+            (Format::Hermes, Confidence::Maybe)
         };
     }
     let _ = format;
