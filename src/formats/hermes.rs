@@ -106,12 +106,19 @@ fn is_log_line(t: &str) -> bool {
         && b[11] == b'T'
 }
 
-/// `💻`, `💻 Completed`: what the spinner leaves behind in non-quiet mode.
+/// `💻 Completed`: what the spinner leaves behind in non-quiet mode.
 fn spinner_remnant(t: &str) -> bool {
     let mut chars = t.chars();
     let Some(first) = chars.next() else { return false };
     let rest = chars.as_str().trim_start_matches('\u{fe0f}').trim();
-    is_symbol(first) && matches!(rest, "" | "Completed" | "Running" | "Error")
+    // A bare emoji is left to show: it could be any program's output.
+    is_pictograph(first) && matches!(rest, "Completed" | "Running" | "Error")
+}
+
+/// An emoji of the kind Hermes' spinner and tool lines use (not any symbol: a line that is
+/// one private-use or replacement character is text to show, not a spinner remnant).
+fn is_pictograph(c: char) -> bool {
+    matches!(c as u32, 0x2300..=0x23FF | 0x2600..=0x27BF | 0x1F000..=0x1FAFF)
 }
 
 /// A pictograph or other symbol (not a letter, digit or ASCII punctuation).
@@ -232,6 +239,12 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     };
     let parsed = serde_json::from_str::<Value>(data.trim()).ok();
     let d = parsed.as_ref().filter(|v| v.is_object()).unwrap_or(&Value::Null);
+    // A data part that is not a JSON object (cut short, or another shape) is shown as it is,
+    // not dropped; `reasoning.available` has its own fallback text.
+    if d.is_null() && !data.trim().is_empty() && name != "reasoning.available" {
+        out.emit(Entry::system(ts, format!("event {name}: {}", common::clip(data.trim(), 300))));
+        return true;
+    }
     let text = |keys: &[&str]| keys.iter().find_map(|k| nonempty_str(d, k)).map(str::to_owned);
     match name {
         "message.delta" => {

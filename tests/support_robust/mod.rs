@@ -667,6 +667,47 @@ pub const INVISIBLE: &[Invisible] = &[
         },
     },
     Invisible {
+        documented_in: "docs/formats/claude.md, progress (session) / file-history-snapshot",
+        reason: "Claude progress of one tool call (its PreToolUse/PostToolUse hooks, bash/MCP/search progress: the result carries the outcome) and file-history snapshot updates (an edit's backup)",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let d = at(v, &["data"]);
+                let hook = at(d, &["hookEvent"]).as_str().unwrap_or("");
+                ty(v) == "progress"
+                    && (matches!(ty(d), "bash_progress" | "mcp_progress" | "query_update" | "search_results_received")
+                        || ty(d) == "hook_progress" && matches!(hook, "PreToolUse" | "PostToolUse" | "PostToolUseFailure"))
+                    || matches!(ty(v), "file-history-snapshot" | "file-history-delta") && at(v, &["isSnapshotUpdate"]).as_bool() == Some(true)
+            })
+        },
+    },
+    Invisible {
+        documented_in: "docs/formats/claude.md, assistant block thinking",
+        reason: "Claude assistant message whose only blocks are signature-only thinking (the thinking itself is not sent)",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let blocks = at(v, &["message", "content"]).as_array().cloned().unwrap_or_default();
+                claude_message(v, "assistant")
+                    && !blocks.is_empty()
+                    && blocks.iter().all(|b| ty(b) == "thinking" && blank_text(at(b, &["thinking"])))
+            })
+        },
+    },
+    Invisible {
+        documented_in: "src/formats/hermes.rs module doc (hermes_local)",
+        reason: "Hermes `[tool]` start lines and bare spinner remnants: the tool's completion line shows the call",
+        applies: |v, line| {
+            let t = without_escapes(line);
+            let t = t.trim();
+            let mut cs = t.chars();
+            let first = cs.next().map(|c| c as u32).unwrap_or(0);
+            let rest = cs.as_str().trim_start_matches('\u{fe0f}').trim();
+            v.is_none()
+                && (t.starts_with("[tool]")
+                    || matches!(first, 0x2300..=0x23FF | 0x2600..=0x27BF | 0x1F000..=0x1FAFF)
+                        && matches!(rest, "Completed" | "Running" | "Error"))
+        },
+    },
+    Invisible {
         documented_in: "docs/formats/cursor.md, assistant chunk",
         reason: "Cursor assistant chunk (timestamp_ms, no model_call_id): the complete message repeats it",
         applies: |v, _| v.is_some_and(|v| ty(v) == "assistant" && v.get("timestamp_ms").is_some() && v.get("model_call_id").is_none()),
@@ -713,6 +754,11 @@ fn has_content(v: &Value, key: Option<&str>) -> bool {
 pub fn may_be_invisible(line: &str) -> Option<&'static Invisible> {
     // The parser's own reading of a JSON line (lenient like JSON.parse on lone surrogates
     // and numbers past f64), so the allow-list sees what the runtime modules saw.
-    let v: Option<Value> = agentlines::formats::common::parse_object(line).map(|v| v.to_json());
+    // A JSON line behind terminal controls is read as the parser reads it: as the JSON the
+    // plain-text cleaner leaves.
+    let cleaned = agentlines::formats::plain::clean(line);
+    let v: Option<Value> = agentlines::formats::common::parse_object(line)
+        .or_else(|| agentlines::formats::common::parse_object(&cleaned))
+        .map(|v| v.to_json());
     INVISIBLE.iter().find(|k| (k.applies)(v.as_ref(), line))
 }
