@@ -15,6 +15,8 @@ const MODULES: &[Dispatch] = &[
     #[cfg(feature = "readers")]
     crate::sessions::api::dispatch,
     #[cfg(feature = "readers")]
+    crate::items::api::dispatch,
+    #[cfg(feature = "readers")]
     crate::frames::dispatch,
     #[cfg(feature = "readers")]
     crate::turn_signals::dispatch,
@@ -32,6 +34,21 @@ pub fn call(name: &str, args_json: &str) -> String {
         Err(msg) => json!({ "throws": msg }),
     };
     serde_json::to_string(&v).unwrap_or_else(|_| r#"{"throws":"unserialisable result"}"#.into())
+}
+
+/// Argument `i`, with a tagged `undefined` (or a missing argument) as `None`.
+pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
+    match args.get(i) {
+        None => None,
+        Some(v) if is_undefined(v) => None,
+        Some(v) => Some(v),
+    }
+}
+
+/// `{"$js":"undefined"}`.
+pub(crate) fn is_undefined(v: &Value) -> bool {
+    v.as_object()
+        .is_some_and(|o| o.len() == 1 && o.get("$js").and_then(Value::as_str) == Some("undefined"))
 }
 
 fn dispatch(name: &str, args: &[Value]) -> Result<Value, String> {

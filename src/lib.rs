@@ -10,6 +10,8 @@ pub mod api;
 pub mod entry;
 pub mod formats;
 pub mod parser;
+/// RFC 3339 timestamps to milliseconds and civil dates (no clock, no date crate).
+pub mod time;
 /// Paperclip's stored run logs (`{ts, stream, chunk, seq}` rows) and records' own timestamps.
 pub mod runlog;
 /// Claude Code session-file items and selections (@ccmsg vocabulary).

@@ -196,7 +196,7 @@ pub fn parse(
 /// Whether `s` is an RFC 3339 / ISO 8601 date-time (`2026-01-02T03:04:05.678Z`, an optional
 /// fraction, `Z` or `±hh:mm`, or no zone).
 pub fn is_timestamp(s: &str) -> bool {
-    s == s.trim() && crate::parser::parse_ts_ms(s).is_some()
+    s == s.trim() && crate::time::parse_ts_ms(s).is_some()
 }
 
 #[derive(Deserialize)]

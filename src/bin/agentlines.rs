@@ -504,7 +504,7 @@ fn now_ms() -> u64 {
 fn now_iso() -> String {
     let ms = now_ms();
     let (days, rest) = ((ms / 86_400_000) as i64, ms % 86_400_000);
-    let (y, m, d) = agentlines::parser::civil_from_days(days);
+    let (y, m, d) = agentlines::time::civil_from_days(days);
     let (h, min, s, milli) = (rest / 3_600_000, rest / 60_000 % 60, rest / 1000 % 60, rest % 1000);
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}.{milli:03}Z")
 }

@@ -17,22 +17,8 @@ use super::{
     autodetect, codex_patch, not_recognized, ClaudeCodeReader, CodexReader, MoleculeIdeReader,
     TranscriptInput, TranscriptReader,
 };
+use crate::api::arg;
 use serde_json::{json, Value};
-
-/// Argument `i`, with a tagged `undefined` (or a missing argument) as `None`.
-pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
-    match args.get(i) {
-        None => None,
-        Some(v) if is_undefined(v) => None,
-        Some(v) => Some(v),
-    }
-}
-
-/// `{"$js":"undefined"}`.
-pub(crate) fn is_undefined(v: &Value) -> bool {
-    v.as_object()
-        .is_some_and(|o| o.len() == 1 && o.get("$js").and_then(Value::as_str) == Some("undefined"))
-}
 
 /// Decodes a `TranscriptInput` argument.
 fn input(args: &[Value]) -> Result<TranscriptInput, String> {
@@ -60,7 +46,7 @@ fn read(r: &dyn TranscriptReader, args: &[Value]) -> Result<Value, String> {
     r.read(&input(args)?).map(|s| s.to_json()).map_err(|e| e.0)
 }
 
-/// The dispatcher `crate::api` asks (sessions first, then transcript items).
+/// The dispatcher `crate::api` asks for the session readers' names.
 pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
     let auto = || autodetect();
     Some(match name {
@@ -95,6 +81,6 @@ pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
                 row("autodetect", &a),
             ]))
         }
-        _ => return crate::items::api::dispatch(name, args),
+        _ => return None,
     })
 }

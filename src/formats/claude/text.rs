@@ -161,7 +161,7 @@ pub(super) fn kilo(n: f64) -> String {
 pub(super) fn utc(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = crate::parser::civil_from_days(days);
+    let (y, m, d) = crate::time::civil_from_days(days);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
         rem / 3600,
