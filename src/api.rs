@@ -37,6 +37,7 @@ pub fn call(name: &str, args_json: &str) -> String {
 }
 
 /// Argument `i`, with a tagged `undefined` (or a missing argument) as `None`.
+#[cfg(feature = "readers")]
 pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
     match args.get(i) {
         None => None,
@@ -46,6 +47,7 @@ pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
 }
 
 /// `{"$js":"undefined"}`.
+#[cfg(feature = "readers")]
 pub(crate) fn is_undefined(v: &Value) -> bool {
     v.as_object()
         .is_some_and(|o| o.len() == 1 && o.get("$js").and_then(Value::as_str) == Some("undefined"))
