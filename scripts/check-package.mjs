@@ -9,13 +9,15 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host.mjs";
 
-// Size, in gzip bytes. The issue's targets (120 KB with every runtime, 45 KB for one
+// Size, in gzip bytes. Issue 18's targets (100 KB with every runtime, 60 KB for one
 // runtime) are not met yet: README "Size" says by how much and what was tried. They are
 // reported on every build; the check fails past the hard ceilings below, which catch a
-// regression without failing every build on a target we know we miss.
+// regression without failing every build on a target we know we miss. The full ceiling
+// was 180 KB until five runtime modules (ACP, Grok, Kimi, Cursor Cloud, Hermes: +111 KB
+// of raw wasm, 141.6 → 188 KB gzip) came in on 2026-12-03.
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp"];
-const TARGET = { full: 120 * 1024, runtime: 45 * 1024 };
-const CEILING = { full: 180 * 1024, runtime: 128 * 1024 };
+const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
+const CEILING = { full: 200 * 1024, runtime: 128 * 1024 };
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
 for (const r of RUNTIMES) {
