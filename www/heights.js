@@ -14,12 +14,14 @@ export class Heights {
     this.n = n;
     this.h = new Float64Array(cap);
     this.tree = new Float64Array(cap + 1);
-    for (let i = 0; i < n; i++) {
-      const v = height(i);
-      this.h[i] = v;
-      this.tree[i + 1] += v;
-      const parent = i + 1 + ((i + 1) & -(i + 1));
-      if (parent <= cap) this.tree[parent] += this.tree[i + 1];
+    for (let i = 0; i < n; i++) this.h[i] = height(i);
+    // Linear construction: each node passes its sum to its parent. It runs over the whole
+    // capacity, not only the n filled slots: a node past n still holds its children's sums,
+    // and a later push/set reads the chain above it (stopping at n lost those sums).
+    for (let k = 1; k <= cap; k++) {
+      this.tree[k] += this.h[k - 1];
+      const parent = k + (k & -k);
+      if (parent <= cap) this.tree[parent] += this.tree[k];
     }
     this.sum = 0;
     for (let i = 0; i < n; i++) this.sum += this.h[i];
