@@ -32,6 +32,8 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
     ("doc-session-entries.jsonl", &["system"], "pi session bookkeeping lines (label, custom, custom_message) are recognised only once the stream is locked to pi"),
     ("gateway-chat-run.jsonl", &["assistant"], "stateful shows the reply while it streams, before the run's later frames; stateless at the final frame"),
     ("takopi-pi_print_mode_events.jsonl", &["thinking", "assistant"], "interleaved thinking/text deltas stay separate pieces after the host's merge"),
+    ("paperclip-adapter-run.jsonl", &["thinking"], "grok: stateful restores the newline Grok drops between two reasoning turns"),
+    ("hermes-local-run.txt", &["stdout", "assistant", "stderr"], "hermes: once a Hermes mark was seen, bare lines are the answer and log lines stderr; stateless leaves them plain text"),
 ];
 
 fn normalise(entries: Vec<Entry>) -> Vec<Value> {
