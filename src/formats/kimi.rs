@@ -36,6 +36,8 @@ pub fn detect(v: &Value) -> Confidence {
     match (role, type_of(v)) {
         ("assistant", "") if has("tool_calls") || has("content") => Confidence::Sure,
         ("tool", "") if has("tool_call_id") => Confidence::Sure,
+        // A tool reply without its call id (the host's parser reads it as `tool_result`).
+        ("tool", "") if has("content") => Confidence::Maybe,
         ("meta", _) => Confidence::Sure,
         ("user", "") if has("content") && v.as_object().is_some_and(|m| m.len() == 2) => {
             Confidence::Maybe

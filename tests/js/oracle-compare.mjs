@@ -231,6 +231,40 @@ export const DIFFERENCES = {
       return ctx.reparse(ctx.line.slice(i));
     },
   },
+  "grok-bare-event": {
+    adapters: ["grok"],
+    reason:
+      "a bare `{\"type\":\"error\"}` or `{\"type\":\"end\"}` (no other field): nothing in it says it is Grok's, so the stateless file names it (`event: error`) instead of claiming it for Grok (`Grok error`, `run completed`); once a stream is known to be Grok's, the stateful parser reads it as Grok's.",
+    expect(v) {
+      if (!v || Object.keys(v).length !== 1 || !["error", "end"].includes(v.type)) return undefined;
+      return [{ kind: "system", text: `event: ${v.type}` }];
+    },
+  },
+  "kimi-content-parts": {
+    adapters: ["kimi"],
+    reason: "a Kimi `tool` message whose content is a list of parts: the host shows the list as indented JSON, ours the parts' text.",
+    expect(v) {
+      if (v?.role !== "tool" || !Array.isArray(v.content)) return undefined;
+      const text = v.content.map((p) => (typeof p?.text === "string" ? p.text : "")).filter(Boolean).join("\n");
+      return [{ kind: "tool_result", toolUseId: v.tool_call_id || "tool_result", content: text, isError: false }];
+    },
+  },
+  "hermes-emoji-name": {
+    adapters: ["hermes"],
+    reason:
+      "a Hermes tool line whose emoji carries a variation selector (`┊ ✍️  write     notes.md  0.2s [error]`): the host's pattern takes the emoji for the tool's name and the rest for its input; ours reads the verb as the name, the detail as input, and puts duration and suffix in the result.",
+    expect(v, theirs) {
+      const [card, res] = theirs;
+      if (v !== null || card?.kind !== "tool_call" || /[\p{L}\p{N}]/u.test(card.name) || typeof card.input?.detail !== "string") return undefined;
+      const m = /^(\S+)\s+(.*)$/.exec(card.input.detail);
+      if (!m) return undefined;
+      const detail = m[2].replace(/\s{2,}\d+(\.\d+)?s\b.*$/, "");
+      return [
+        { kind: "tool_call", name: m[1], input: { detail } },
+        { kind: "tool_result", content: m[2], isError: res?.isError ?? false },
+      ];
+    },
+  },
   "acpx-status-context": {
     adapters: ["acp"],
     reason: "`acpx.status`: the host's `(used/size ctx)` reads `context used/size tokens (p%)` in ours (plus cost and token breakdown the host does not show).",
