@@ -162,6 +162,16 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_tool_reply_without_its_call_id_is_still_a_result() {
+        let v = json!({"role":"tool","content":"orphan"});
+        assert_eq!(json_test::detect(detect, &v), Confidence::Maybe);
+        assert_eq!(
+            crate::parse_line(&v.to_string(), "t"),
+            vec![Entry::tool_result("t", "tool_result", None, "orphan", false)]
+        );
+    }
+
+    #[test]
     fn messages_and_tool_calls() {
         let v = json!({"role":"assistant","content":"Let me check.","tool_calls":[{"type":"function","id":"tc_1","function":{"name":"Shell","arguments":"{\"command\":\"ls\"}"}}]});
         assert_eq!(json_test::detect(detect, &v), Confidence::Sure);
