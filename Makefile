@@ -5,7 +5,7 @@ WASM_TARGET := wasm32-unknown-unknown
 WASM_RAW    := target/$(WASM_TARGET)/wasm/agentlines.wasm
 WASM_OUT    := target/pkg-wasm
 # One runtime per file in dist/<runtime>/ (cargo features).
-RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp
+RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes
 # rustc's default wasm features, which binaryen 108 must be told about. -O1, not -Oz: the
 # -Oz output made V8's first pass over a log 2-2.7x slower for no gzip gain (docs/bench.md).
 WASM_OPT_FLAGS := -O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \

@@ -15,7 +15,7 @@ export type TranscriptEntry =
   | { kind: "diff"; ts: string; changeType: "add" | "remove" | "context" | "hunk" | "file_header" | "truncation"; text: string };
 
 /** Runtime names accepted by `createStdoutParser({ format })`. Anything else autodetects. */
-export type RuntimeFormat = "claude" | "codex" | "gemini" | "opencode" | "cursor" | "pi" | "openclaw" | "amp" | "acp" | "plain";
+export type RuntimeFormat = "claude" | "codex" | "gemini" | "opencode" | "cursor" | "pi" | "openclaw" | "amp" | "acp" | "grok" | "kimi" | "cursor_cloud" | "hermes" | "hermes_gateway" | "plain";
 
 export interface StdoutParser {
   parseLine(line: string, ts: string): TranscriptEntry[];

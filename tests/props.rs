@@ -24,7 +24,7 @@ use support_robust::*;
 
 const TS: &str = "2026-01-01T00:00:00.000Z";
 
-const ALL_FORMATS: [Format; 9] = [
+const ALL_FORMATS: [Format; 15] = [
     Format::Claude,
     Format::Codex,
     Format::Gemini,
@@ -33,6 +33,12 @@ const ALL_FORMATS: [Format; 9] = [
     Format::Pi,
     Format::OpenClaw,
     Format::Amp,
+    Format::Acp,
+    Format::Grok,
+    Format::Kimi,
+    Format::CursorCloud,
+    Format::Hermes,
+    Format::HermesGateway,
     Format::Plain,
 ];
 

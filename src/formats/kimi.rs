@@ -36,6 +36,8 @@ pub fn detect(v: &Value) -> Confidence {
     match (role, type_of(v)) {
         ("assistant", "") if has("tool_calls") || has("content") => Confidence::Sure,
         ("tool", "") if has("tool_call_id") => Confidence::Sure,
+        // A tool reply without its call id (the host's parser reads it as `tool_result`).
+        ("tool", "") if has("content") => Confidence::Maybe,
         ("meta", _) => Confidence::Sure,
         ("user", "") if has("content") && v.as_object().is_some_and(|m| m.len() == 2) => {
             Confidence::Maybe
@@ -158,6 +160,16 @@ mod tests {
     use super::*;
     use crate::formats::common::json_test;
     use serde_json::json;
+
+    #[test]
+    fn a_tool_reply_without_its_call_id_is_still_a_result() {
+        let v = json!({"role":"tool","content":"orphan"});
+        assert_eq!(json_test::detect(detect, &v), Confidence::Maybe);
+        assert_eq!(
+            crate::parse_line(&v.to_string(), "t"),
+            vec![Entry::tool_result("t", "tool_result", None, "orphan", false)]
+        );
+    }
 
     #[test]
     fn messages_and_tool_calls() {

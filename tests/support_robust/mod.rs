@@ -562,6 +562,44 @@ fn claude_message(v: &Value, kind: &str) -> bool {
 /// fails the tests; an entry that never matches an invisible corpus line fails too.
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/hermes.md, hermes_local (`[tool]` start lines, spinner remnants)",
+        reason: "a Hermes tool start line or spinner remnant: the completion line shows the call",
+        applies: |v, line| {
+            let t = line.trim();
+            let mut chars = t.chars();
+            let symbol = chars.next().is_some_and(|c| !c.is_alphanumeric() && !c.is_ascii() && c != '┊');
+            let rest = chars.as_str().trim_start_matches('\u{fe0f}').trim();
+            v.is_none() && (t.starts_with("[tool] ") || (symbol && matches!(rest, "" | "Completed" | "Running" | "Error")))
+        },
+    },
+    Invisible {
+        documented_in: "docs/formats/acp.md, acpx lines / raw ACP (tool_call_update between announcement and end)",
+        reason: "an ACP tool update between announcement and end that adds no title, input or text (acpx's placeholder title `tool call`; a raw update with only a status): the call's card already shows it; an empty acpx text delta",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let terminal = |s: &str| matches!(s, "completed" | "failed" | "cancelled");
+                let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                match ty(v) {
+                    "acpx.tool_call" => {
+                        s(v, "tag") == "tool_call_update"
+                            && !terminal(&s(v, "status"))
+                            && v.get("input").is_none()
+                            && s(v, "text").starts_with("tool call (")
+                    }
+                    "acpx.text_delta" => s(v, "text").is_empty(),
+                    _ => {
+                        let u = at(v, &["params", "update"]);
+                        s(v, "method") == "session/update"
+                            && s(u, "sessionUpdate") == "tool_call_update"
+                            && !terminal(&s(u, "status"))
+                            && u.get("title").is_none()
+                            && u.get("rawInput").is_none()
+                    }
+                }
+            })
+        },
+    },
+    Invisible {
         documented_in: "docs/robustness.md, Invisible lines (rule of the property tests)",
         reason: "a JSON event with no text of five or more characters outside ids, types and timestamps (its text field missing, empty or of another type): nothing to show",
         applies: |v, _| v.is_some_and(|v| !has_content(v, None)),

@@ -27,7 +27,7 @@
 //!   …}` (startup failure) → `stderr`, plus the agent's stderr tail as its own entry.
 //! - any other `acpx.*` → a `system` notice with its `message`, else its name and fields.
 
-use super::{usage_text, Shown, State, ToolLine};
+use super::{retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::{self, bool_of, nonempty_str, num_of, str_of, type_of, Emit, Json, Owned, Value};
 
@@ -116,15 +116,19 @@ fn tool_call(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
         Some(format!("{name} input: {}", common::clip(&common::compact_json(&input.map(Value::to_json)), 300)))
     } else {
         match title {
-            Some(t) if t != name && t != PLACEHOLDER_TITLE && !t.is_empty() => Some(format!("{name}: {t}")),
+            // The engine names an update after the title it carries (a retitle, or the
+            // first title repeated), and after the call's first title when it carries none.
+            Some(t) if t == name && t != PLACEHOLDER_TITLE && !t.is_empty() => Some(retitle_note(t)),
+            Some(t) if t != PLACEHOLDER_TITLE && !t.is_empty() => Some(format!("{name}: {t}")),
             Some(_) => None,
             None if !detail.trim().is_empty() => Some(format!("{name}: {detail}")),
             None => None,
         }
     };
     let announces = str_of(v, "tag") != Some("tool_call_update");
-    let line = ToolLine { id, announces, terminal, note };
-    let Shown { card, result, note } = line.decide(state);
+    let line = ToolLine { id, name: Some(name), announces, terminal, note };
+    let Shown { card, result, note, name: shown_name } = line.decide(state);
+    let name = shown_name.as_deref().unwrap_or(name);
     if card {
         // The announcement's detail is acpx's input summary; an update's is its output.
         let shown = if announces { detail } else { "" };
@@ -159,7 +163,12 @@ fn tool_result(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
         s.calls.set(id, Json::Array(vec![Json::Bool(true), Json::String(String::new())]), super::MAX_IDS);
     }
     let body = ["content", "output", "error"].iter().find_map(|k| v.get(k).filter(|b| !b.is_null()));
-    let content = body.map(common::content_text).unwrap_or_default();
+    // An error object reads as its message.
+    let content = match body {
+        Some(b @ Value::Object(_)) => nonempty_str(b, "message").map(str::owned).unwrap_or_else(|| common::content_text(b)),
+        Some(b) => common::content_text(b),
+        None => String::new(),
+    };
     let is_error = bool_of(v, "isError") || v.get("error").is_some();
     out.emit(Entry::tool_result(ts, id, name.map(str::owned), content, is_error));
 }

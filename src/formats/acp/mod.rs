@@ -103,6 +103,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
 /// One line's report on a tool call, and what it decides to show.
 pub(crate) struct ToolLine<'a> {
     pub id: Option<&'a str>,
+    /// The tool's name as this line gives it (ACP `title`), `None` if the line has none.
+    pub name: Option<&'a str>,
     /// The call's announcement (ACP `tool_call`), not a `tool_call_update`.
     pub announces: bool,
     /// completed / failed / cancelled.
@@ -116,6 +118,15 @@ pub(crate) struct Shown {
     pub card: bool,
     pub result: bool,
     pub note: bool,
+    /// The name for the card or result: the card's name when the stateful parser showed
+    /// it, else the line's own.
+    pub name: Option<String>,
+}
+
+/// The notice an update that renames a call shows; the stateful parser starts each call's
+/// last notice at the card's own name, so an update repeating that name adds nothing.
+pub(crate) fn retitle_note(title: &str) -> String {
+    format!("tool: {title}")
 }
 
 impl ToolLine<'_> {
@@ -123,23 +134,33 @@ impl ToolLine<'_> {
     /// in between its note. Stateful: the first line seen for an id shows the card, the
     /// first terminal one the result, and a note only once per distinct text.
     pub fn decide(&self, state: Option<&mut State>) -> Shown {
+        let own_name = self.name.map(str::owned);
         let (Some(id), Some(s)) = (self.id, state) else {
             let note = !self.announces && !self.terminal && self.note.is_some();
-            return Shown { card: self.announces, result: self.terminal, note };
+            return Shown { card: self.announces, result: self.terminal, note, name: own_name };
         };
         let seen = s.calls.get(id).cloned();
-        let finished = seen.as_ref().and_then(|v| v.get(0)).and_then(Json::as_bool) == Some(true);
-        let last = seen.as_ref().and_then(|v| v.get(1)).and_then(Json::as_str).unwrap_or("").owned();
+        let field = |i: usize| seen.as_ref().and_then(|v| v.get(i)).cloned();
+        let finished = field(0).and_then(|v| v.as_bool()) == Some(true);
         let card = seen.is_none();
+        let name = if card { own_name } else { field(2).and_then(|v| v.as_str().map(str::owned)).or(own_name) };
+        let last = match field(1).and_then(|v| v.as_str().map(str::owned)) {
+            Some(l) => l,
+            None => name.as_deref().map(retitle_note).unwrap_or_default(),
+        };
         let result = self.terminal && !finished;
         let note = match &self.note {
             Some(n) => !card && !self.announces && !self.terminal && !finished && *n != last,
             None => false,
         };
         let shown_note = if note { self.note.clone().unwrap_or_default() } else { last };
-        let value = Json::Array(vec![Json::Bool(finished || self.terminal), Json::String(shown_note)]);
+        let value = Json::Array(vec![
+            Json::Bool(finished || self.terminal),
+            Json::String(shown_note),
+            name.clone().map_or(Json::Null, Json::String),
+        ]);
         s.calls.set(id, value, MAX_IDS);
-        Shown { card, result, note }
+        Shown { card, result, note, name }
     }
 }
 

@@ -19,7 +19,7 @@
 //!   (`agentInfo`) and `session/new`'s (`sessionId`) → `init`; a permission `outcome` → a
 //!   notice; an empty acknowledgement → nothing; JSON-RPC `error` → `stderr`.
 
-use super::{diff_is_new, usage_text, Shown, State, ToolLine};
+use super::{diff_is_new, retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::diff::{push_unified, unified_from_texts};
 use crate::formats::common::{self, nonempty_str, num_of, path, str_of, type_of, Emit, Json, Owned, Value};
@@ -211,12 +211,12 @@ fn tool(u: &Value, announces: bool, ts: &str, state: Option<&mut State>, out: &m
     let raw_input = u.get("rawInput").filter(|r| !r.is_null() && r.as_object().map_or(true, |m| !m.is_empty()));
     let note = match (raw_input, title) {
         (Some(r), _) => Some(format!("{name} input: {}", common::clip(&common::compact_json(&r.to_json()), 300))),
-        (None, Some(t)) => Some(format!("tool: {t}")),
+        (None, Some(t)) => Some(retitle_note(t)),
         (None, None) => None,
     };
     let mut state = state;
-    let line = ToolLine { id, announces, terminal, note };
-    let Shown { card, result, note } = line.decide(state.as_deref_mut());
+    let line = ToolLine { id, name: title, announces, terminal, note };
+    let Shown { card, result, note, name: known_name } = line.decide(state.as_deref_mut());
     if card {
         let input = match raw_input {
             Some(r) => r.to_json(),
@@ -249,8 +249,9 @@ fn tool(u: &Value, announces: bool, ts: &str, state: Option<&mut State>, out: &m
         if content.is_empty() {
             content = status.owned();
         }
-        let id = id.unwrap_or(name);
-        out.emit(Entry::tool_result(ts, id, Some(name.owned()), content, status != "completed"));
+        // An update without a title names the tool only if the card was seen.
+        let tool_name = if title.is_some() || known_name.is_some() { known_name.or(Some(name.owned())) } else { None };
+        out.emit(Entry::tool_result(ts, id.unwrap_or(name), tool_name, content, status != "completed"));
     }
     for b in blocks.into_iter().flatten().filter(|b| type_of(b) == "diff") {
         let file = str_of(b, "path").unwrap_or("file");

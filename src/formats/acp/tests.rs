@@ -114,3 +114,28 @@ fn rpc_diff_blocks_become_a_unified_diff_once_per_call() {
     assert_eq!(kinds(&again), ["tool_result"]);
     assert!(matches!(&again[0], Entry::ToolResult { content, .. } if content == "edited a.txt"));
 }
+
+#[test]
+fn a_retitle_is_a_notice_and_a_repeated_title_adds_nothing_when_stateful() {
+    // The engine names an update after the title it carries: `Terminal` → `pytest -q`.
+    let card = json!({"type":"acpx.tool_call","name":"Terminal","toolCallId":"t3","status":"pending","text":"Terminal (pending)","tag":"tool_call"});
+    let retitle = json!({"type":"acpx.tool_call","name":"pytest -q","toolCallId":"t3","status":"in_progress","text":"pytest -q (in_progress)","tag":"tool_call_update"});
+    let repeat = json!({"type":"acpx.tool_call","name":"Terminal","toolCallId":"t3","status":"in_progress","text":"Terminal (in_progress)","tag":"tool_call_update"});
+    assert!(matches!(&run(&retitle, None)[..], [Entry::System { text, .. }] if text == "tool: pytest -q"));
+    assert!(matches!(&run(&repeat, None)[..], [Entry::System { text, .. }] if text == "tool: Terminal"));
+    let mut s = State::default();
+    run(&card, Some(&mut s));
+    assert!(run(&repeat, Some(&mut s)).is_empty(), "the card's own name again adds nothing");
+    assert_eq!(kinds(&run(&retitle, Some(&mut s))), ["system"]);
+}
+
+#[test]
+fn an_untitled_rpc_update_names_its_tool_only_when_the_card_was_seen() {
+    let call = update(json!({"sessionUpdate":"tool_call","toolCallId":"r1","title":"Read a.txt","kind":"read","status":"pending"}));
+    let done = update(json!({"sessionUpdate":"tool_call_update","toolCallId":"r1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"x"}}]}));
+    assert!(matches!(&run(&done, None)[..], [Entry::ToolResult { tool_name: None, tool_use_id, .. }] if tool_use_id == "r1"));
+    let mut s = State::default();
+    run(&call, Some(&mut s));
+    let out = run(&done, Some(&mut s));
+    assert!(matches!(&out[..], [Entry::ToolResult { tool_name: Some(n), .. }] if n == "Read a.txt"), "{out:?}");
+}

@@ -62,6 +62,8 @@ pub fn unified_from_texts(path: &str, old: Option<&str>, new: &str) -> String {
     let b: Vec<&str> = new.lines().collect();
     let ops = edit_script(&a, &b);
     let mut text = String::new();
+    // ACP gives absolute paths: `a/home/…`, not `a//home/…`.
+    let path = path.trim_start_matches('/');
     text.push_str(if old.is_some() { "--- a/" } else { "--- /dev/null" });
     if old.is_some() {
         text.push_str(path);
@@ -186,6 +188,7 @@ mod tests {
         let d = unified_from_texts("x", Some(&old), &new);
         assert_eq!(d.matches("@@ -").count(), 2, "{d}");
         assert!(unified_from_texts("x", Some("same"), "same").is_empty());
+        assert!(unified_from_texts("/abs/p", Some("a"), "b").starts_with("--- a/abs/p\n+++ b/abs/p\n"));
         // Everything removed.
         assert_eq!(unified_from_texts("x", Some("a\nb\n"), ""), "--- a/x\n+++ b/x\n@@ -1,2 +0,0 @@\n-a\n-b\n");
     }
