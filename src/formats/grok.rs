@@ -80,7 +80,8 @@ fn error_text(v: &Value) -> String {
             .iter()
             .find_map(|f| nonempty_str(e, f))
             .map(str::to_owned)
-            .or_else(|| Some(common::compact_json(e))),
+            // An object of another shape: its fields as text, never raw JSON.
+            .or_else(|| Some(format!("Grok error: {}", common::short_fields(e, 3)))),
         _ => None,
     };
     nested("data")

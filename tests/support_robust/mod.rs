@@ -565,11 +565,15 @@ pub const INVISIBLE: &[Invisible] = &[
         documented_in: "docs/formats/hermes.md, hermes_local (`[tool]` start lines, spinner remnants)",
         reason: "a Hermes tool start line or spinner remnant: the completion line shows the call",
         applies: |v, line| {
-            let t = line.trim();
+            // A bare emoji is shown (it could be any program's output); an emoji followed by
+            // the spinner's last word is a remnant.
+            let t = without_escapes(line);
+            let t = t.trim();
             let mut chars = t.chars();
-            let symbol = chars.next().is_some_and(|c| !c.is_alphanumeric() && !c.is_ascii() && c != '┊');
+            let first = chars.next().map(|c| c as u32).unwrap_or(0);
+            let pictograph = matches!(first, 0x2300..=0x23FF | 0x2600..=0x27BF | 0x1F000..=0x1FAFF);
             let rest = chars.as_str().trim_start_matches('\u{fe0f}').trim();
-            v.is_none() && (t.starts_with("[tool] ") || (symbol && matches!(rest, "" | "Completed" | "Running" | "Error")))
+            v.is_none() && (t.starts_with("[tool]") || (pictograph && matches!(rest, "Completed" | "Running" | "Error")))
         },
     },
     Invisible {
@@ -728,21 +732,6 @@ pub const INVISIBLE: &[Invisible] = &[
                     && !blocks.is_empty()
                     && blocks.iter().all(|b| ty(b) == "thinking" && blank_text(at(b, &["thinking"])))
             })
-        },
-    },
-    Invisible {
-        documented_in: "src/formats/hermes.rs module doc (hermes_local)",
-        reason: "Hermes `[tool]` start lines and bare spinner remnants: the tool's completion line shows the call",
-        applies: |v, line| {
-            let t = without_escapes(line);
-            let t = t.trim();
-            let mut cs = t.chars();
-            let first = cs.next().map(|c| c as u32).unwrap_or(0);
-            let rest = cs.as_str().trim_start_matches('\u{fe0f}').trim();
-            v.is_none()
-                && (t.starts_with("[tool]")
-                    || matches!(first, 0x2300..=0x23FF | 0x2600..=0x27BF | 0x1F000..=0x1FAFF)
-                        && matches!(rest, "Completed" | "Running" | "Error"))
         },
     },
     Invisible {
