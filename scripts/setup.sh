@@ -44,7 +44,8 @@ if [ "$want_browser" = 1 ]; then
   fi
 fi
 
-if [ ! -d node_modules/playwright-core ]; then
+# npm ci when node_modules is missing or older than the lock file (a pull added a package).
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (dev dependencies)"
   npm ci --no-audit --no-fund >&2
 fi
