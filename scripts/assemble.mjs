@@ -77,6 +77,9 @@ function writeHostFiles(dir, wasmFile) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "ui-parser.js"), stateful);
   writeFileSync(join(dir, "ui-parser.stateless.js"), stateless);
+  const dts = tpl("ui-parser.d.ts").replace("@@INDEX@@", dir === out ? "./index" : "../index");
+  writeFileSync(join(dir, "ui-parser.d.ts"), strip(dts));
+  writeFileSync(join(dir, "ui-parser.stateless.d.ts"), strip(cut(dts, "//@@STATEFUL_BEGIN", "//@@STATEFUL_END")));
   return stateful.length;
 }
 const hostBytes = writeHostFiles(out, opts.host);
@@ -117,11 +120,26 @@ const mjs = header + 'import cjs from "./index.cjs";\n' +
 writeFileSync(join(out, "index.mjs"), mjs);
 
 writeFileSync(join(out, "index.d.ts"), tpl("index.d.ts") + manifests.map((m) => m.dts ?? "").join(""));
-writeFileSync(join(out, "ui-parser.d.ts"), tpl("ui-parser.d.ts"));
-writeFileSync(join(out, "ui-parser.stateless.d.ts"), tpl("ui-parser.d.ts"));
+// The adapter-author recipe as one command (package.json "bin").
+mkdirSync(join(out, "bin"), { recursive: true });
+writeFileSync(join(out, "bin", "agentlines-ui-parser.mjs"), tpl("bin/agentlines-ui-parser.mjs"), { mode: 0o755 });
 mkdirSync(pkg, { recursive: true });
 cpSync(out, join(pkg, "dist"), { recursive: true });
-writeFileSync(join(pkg, "package.json"), tpl("package.json").replace("@@VERSION@@", version));
+// package.json: the template, plus ./<runtime>/ui-parser(-stateful) for each per-runtime
+// build (before "./package.json"); each target has its .d.ts beside it.
+const pkgJson = JSON.parse(tpl("package.json").replace("@@VERSION@@", version));
+const exportsMap = {};
+for (const [k, v] of Object.entries(pkgJson.exports)) {
+  if (k === "./package.json") {
+    for (const [name] of opts.runtimes) {
+      exportsMap[`./${name}/ui-parser`] = `./dist/${name}/ui-parser.stateless.js`;
+      exportsMap[`./${name}/ui-parser-stateful`] = `./dist/${name}/ui-parser.js`;
+    }
+  }
+  exportsMap[k] = v;
+}
+pkgJson.exports = exportsMap;
+writeFileSync(join(pkg, "package.json"), JSON.stringify(pkgJson, null, 2) + "\n");
 writeFileSync(join(pkg, "README.md"), tpl("README.md"));
 console.log(`assembled ${out}: ui-parser.js ${hostBytes} bytes, index.cjs ${cjs.length} bytes, ` +
   `${opts.runtimes.length} per-runtime builds`);
