@@ -120,6 +120,9 @@ const mjs = header + 'import cjs from "./index.cjs";\n' +
 writeFileSync(join(out, "index.mjs"), mjs);
 
 writeFileSync(join(out, "index.d.ts"), tpl("index.d.ts") + manifests.map((m) => m.dts ?? "").join(""));
+// agentlines/testing: the host-shaped loader (Node, and a Playwright page's worker).
+writeFileSync(join(out, "testing.mjs"), header + tpl("testing.mjs"));
+writeFileSync(join(out, "testing.d.ts"), tpl("testing.d.ts"));
 // The adapter-author recipe as one command (package.json "bin").
 mkdirSync(join(out, "bin"), { recursive: true });
 writeFileSync(join(out, "bin", "agentlines-ui-parser.mjs"), tpl("bin/agentlines-ui-parser.mjs"), { mode: 0o755 });
