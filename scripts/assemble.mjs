@@ -11,6 +11,7 @@
 // The output is checked afterwards by scripts/check-package.mjs, not trusted.
 import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, rmSync, cpSync } from "node:fs";
 import { join, dirname } from "node:path";
+import vm from "node:vm";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -92,20 +93,28 @@ const apiDir = join(root, "pkg-template", "api");
 const manifests = existsSync(apiDir)
   ? readdirSync(apiDir).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(tpl(join("api", f))))
   : [];
+// Constants are computed here, once, from the full wasm (so importing the entry never
+// instantiates it); each read returns a fresh copy, as the core's call did. A --full wasm
+// built without the module (the trap-hook test build) keeps the lazy call, which throws.
+const constNames = manifests.flatMap((m) => m.constants ?? []);
+const constValues = vm.runInNewContext(strip(glue) + "\n" + strip(tpl("call.js")) +
+  `\n(${JSON.stringify(constNames)}).map(function (c) { try { return JSON.stringify(__call(c, [])); } catch (e) { return null; } });`,
+  { WebAssembly, TextEncoder, TextDecoder, Uint8Array });
 let api = "";
 for (const m of manifests) {
   for (const fn of m.functions ?? []) {
     api += `exports[${JSON.stringify(fn)}] = function () { return __call(${JSON.stringify(fn)}, arguments); };\n`;
   }
-  for (const c of m.constants ?? []) {
-    api += `Object.defineProperty(exports, ${JSON.stringify(c)}, { enumerable: true, get: function () { return __call(${JSON.stringify(c)}, []); } });\n`;
-  }
 }
+constNames.forEach((c, i) => {
+  const get = constValues[i] === null ? `__call(${JSON.stringify(c)}, [])` : `JSON.parse(${JSON.stringify(constValues[i])})`;
+  api += `Object.defineProperty(exports, ${JSON.stringify(c)}, { enumerable: true, get: function () { return ${get}; } });\n`;
+});
 const shimDir = join(root, "pkg-template", "shims");
 const shims = existsSync(shimDir)
   ? readdirSync(shimDir).filter((f) => f.endsWith(".js")).sort().map((f) => tpl(join("shims", f))).join("\n")
   : "";
-const cjs = header + '"use strict";\n' + strip(glue) + "\n" + strip(tpl("call.js")) +
+const cjs = header + '"use strict";\n' + strip(glue) + "\nalStrict = true; // the npm entry throws AgentlinesWasmError (glue.js)\n" + strip(tpl("call.js")) +
   "\nexports.parseStdoutLine = parseStdoutLine;\nexports.createStdoutParser = createStdoutParser;\n" +
   "exports.parseLog = parseLog;\nexports.parseLines = parseLines;\n" +
   "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" +
@@ -144,5 +153,7 @@ for (const [k, v] of Object.entries(pkgJson.exports)) {
 pkgJson.exports = exportsMap;
 writeFileSync(join(pkg, "package.json"), JSON.stringify(pkgJson, null, 2) + "\n");
 writeFileSync(join(pkg, "README.md"), tpl("README.md"));
+// The licence text, once the repository has it (npm always packs LICENSE).
+if (existsSync(join(root, "LICENSE"))) cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
 console.log(`assembled ${out}: ui-parser.js ${hostBytes} bytes, index.cjs ${cjs.length} bytes, ` +
   `${opts.runtimes.length} per-runtime builds`);

@@ -81,6 +81,10 @@ if (!existsSync(pkgPath)) {
     if (typeof t === "string" && !existsSync(join(root, "pkg", t))) errors.push(`package.json points at missing ${t}`);
   }
   if (!Array.isArray(pkg.files) || !pkg.files.includes("dist")) errors.push('package.json: "files" must include dist');
+  if (typeof pkg.license !== "string") errors.push("package.json: license missing");
+  if (typeof pkg?.engines?.node !== "string") errors.push("package.json: engines.node missing");
+  if (pkg.repository !== undefined && /example\.|invalid/.test(JSON.stringify(pkg.repository))) errors.push("package.json: repository is a placeholder");
+  if (existsSync(join(root, "LICENSE")) && !existsSync(join(root, "pkg", "LICENSE"))) errors.push("pkg/LICENSE missing");
 }
 
 for (const r of rows) console.log(r);
