@@ -65,6 +65,7 @@ const ext = opts.cjs || pkg.type === "module" ? ".cjs" : ".js";
 const out = resolve(dir, opts.out ?? `ui-parser${ext}`);
 const rel = relative(dir, out).split(sep).join("/");
 if (rel.startsWith("../") || rel === "..") fail(2, `--out must be inside the adapter package (${dir})`);
+if (out.endsWith(".mjs")) fail(2, `${rel}: the file is a CommonJS-style script; use a .cjs (or, outside "type": "module", .js) name`);
 if (pkg.type === "module" && out.endsWith(".js")) {
   fail(2, `${rel}: this package is "type": "module", so a .js file would be read as ESM; use a .cjs name`);
 }

@@ -84,6 +84,9 @@ test("clear errors: no package.json, unknown runtime, .js in an ESM package, no 
     r = run(dir, "--out", "ui-parser.js");
     assert.equal(r.status, 2);
     assert.match(r.stderr, /"type": "module".*\.cjs/);
+    r = run(dir, "--out", "ui-parser.mjs");
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /CommonJS-style script/);
     r = run();
     assert.equal(r.status, 2);
     assert.match(r.stderr, /which adapter directory/);
