@@ -51,6 +51,7 @@ function __call(name, args) {
     var n = alWrite2(w, alText(name), json);
     answer = JSON.parse(alRead(w, w.x.al_call(n[0], n[1])));
   } catch (e) {
+    alRethrowNoWasm(e);
     alDropInstance();
     throw new Error("agentlines: " + name + " failed inside the wasm core");
   }

@@ -20,6 +20,24 @@ var alWasm = null; // { x: exports, gen: instance generation }
 var alGen = 0;
 var alEncoder = null;
 var alDecoder = null;
+// When WebAssembly cannot be compiled here (no WebAssembly, or a page whose CSP lacks
+// 'wasm-unsafe-eval'), the first call records one AgentlinesWasmError and compilation is not
+// retried. The host's files answer every line as stdout (they never throw); the npm entry
+// sets alStrict and throws that error from every call (README "WebAssembly and CSP").
+var alNoWasm = null;
+var alStrict = false;
+function alUnavailable(cause) {
+  var why = cause && cause.message ? cause.message : String(cause);
+  var e = new Error("agentlines: WebAssembly cannot be compiled in this environment (" + why + "). " +
+    "On a web page, the Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval'.");
+  e.name = "AgentlinesWasmError";
+  e.code = "AGENTLINES_NO_WASM";
+  e.cause = cause;
+  return e;
+}
+function alRethrowNoWasm(e) {
+  if (alStrict && e !== null && e === alNoWasm) throw e;
+}
 
 function alWasmBytes(s) {
   var n = s.length, out = new Uint8Array(n);
@@ -30,7 +48,13 @@ function alWasmBytes(s) {
 function alInstance() {
   if (alWasm !== null) return alWasm;
   if (alModule === null) {
-    alModule = new WebAssembly.Module(alWasmBytes(AGENTLINES_WASM));
+    if (alNoWasm !== null) throw alNoWasm;
+    try {
+      alModule = new WebAssembly.Module(alWasmBytes(AGENTLINES_WASM));
+    } catch (e) {
+      alNoWasm = alUnavailable(e);
+      throw alNoWasm;
+    }
     alEncoder = new TextEncoder();
     alDecoder = new TextDecoder();
   }
@@ -88,6 +112,7 @@ function parseStdoutLine(line, ts) {
     var n = alWrite2(w, l, t);
     return JSON.parse(alRead(w, w.x.al_parse_line(n[0], n[1])));
   } catch (e) {
+    alRethrowNoWasm(e);
     alDropInstance();
     return alFallback(line, ts);
   }
@@ -105,6 +130,7 @@ function parseLog(text, ts, options) {
     var n = alWrite2(w, t, s);
     return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], 0, merge)));
   } catch (e) {
+    alRethrowNoWasm(e);
     alDropInstance();
     return linesFallback(alText(text).split("\n"), function () { return ts; });
   }
@@ -125,6 +151,7 @@ function parseLines(lines, ts, options) {
     var n = alWrite2(w, joined + (list.length ? "\n" : ""), stamps);
     return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], perLine ? 1 : 0, merge)));
   } catch (e) {
+    alRethrowNoWasm(e);
     return linesFallback(list, tsOf);
   }
 }
@@ -168,6 +195,7 @@ function createStdoutParser(options) {
       try {
         return feed(0, alText(line), alText(ts));
       } catch (e) {
+        alRethrowNoWasm(e);
         alDropInstance();
         return alFallback(line, ts);
       }
@@ -177,6 +205,7 @@ function createStdoutParser(options) {
       try {
         return feed(1, alText(chunk), alText(ts));
       } catch (e) {
+        alRethrowNoWasm(e);
         alDropInstance();
         return alFallback(chunk, ts);
       }
@@ -186,6 +215,7 @@ function createStdoutParser(options) {
       try {
         return feed(2, "", alText(ts));
       } catch (e) {
+        alRethrowNoWasm(e);
         alDropInstance();
         return [];
       }
@@ -194,6 +224,7 @@ function createStdoutParser(options) {
       try {
         if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_reset(handle);
       } catch (e) {
+        alRethrowNoWasm(e);
         alDropInstance();
       }
     },
@@ -203,6 +234,7 @@ function createStdoutParser(options) {
       try {
         if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_free(handle);
       } catch (e) {
+        alRethrowNoWasm(e);
         alDropInstance();
       }
       gen = -1;

@@ -1,21 +1,104 @@
 // Types of the adapter-author entry (dist/index.cjs, dist/index.mjs).
 
-/** One transcript entry, as the Paperclip host's `TranscriptEntry` (see docs/entries.md). */
+/**
+ * One transcript entry, as the Paperclip host's `TranscriptEntry` (@paperclipai/adapter-utils
+ * 2026.916.1; see docs/entries.md). agentlines emits the first eleven kinds and adds optional
+ * fields the host ignores (`parentToolUseId`, `durationMs`); the host's other six kinds are
+ * declared so a viewer can take the host's entries too. tests/types/ checks both directions.
+ */
 export type TranscriptEntry =
   | { kind: "assistant"; ts: string; text: string; delta?: boolean; channel?: "progress" | "final" | "unknown"; itemId?: string; parentToolUseId?: string }
   | { kind: "thinking"; ts: string; text: string; delta?: boolean; lifecycle?: "started" | "completed"; channel?: "summary" | "detail" | "unknown"; itemId?: string; parentToolUseId?: string }
   | { kind: "user"; ts: string; text: string; parentToolUseId?: string }
-  | { kind: "tool_call"; ts: string; name: string; input: unknown; toolUseId?: string; parentToolUseId?: string }
+  | { kind: "tool_call"; ts: string; name: string; input: unknown; toolUseId?: string; invocationId?: string; actionRequestId?: string; parentToolUseId?: string }
   | { kind: "tool_result"; ts: string; toolUseId: string; toolName?: string; content: string; isError: boolean; delta?: boolean; durationMs?: number; parentToolUseId?: string }
   | { kind: "init"; ts: string; model: string; sessionId: string }
   | { kind: "result"; ts: string; text: string; inputTokens: number; outputTokens: number; cachedTokens: number; costUsd: number; subtype: string; isError: boolean; errors: string[] }
   | { kind: "stderr"; ts: string; text: string }
   | { kind: "system"; ts: string; text: string }
   | { kind: "stdout"; ts: string; text: string }
-  | { kind: "diff"; ts: string; changeType: "add" | "remove" | "context" | "hunk" | "file_header" | "truncation"; text: string };
+  | { kind: "diff"; ts: string; changeType: "add" | "remove" | "context" | "hunk" | "file_header" | "truncation"; text: string }
+  | HostOnlyEntry;
 
-/** Runtime names accepted by `createStdoutParser({ format })`. Anything else autodetects. */
-export type RuntimeFormat = "claude" | "codex" | "gemini" | "opencode" | "cursor" | "pi" | "openclaw" | "amp" | "acp" | "grok" | "kimi" | "cursor_cloud" | "hermes" | "hermes_gateway" | "plain";
+/** The host's kinds agentlines never emits (written by the host's own server-side code). */
+export type HostOnlyEntry =
+  | { kind: "provider_activity"; ts: string; family: ProviderActivityFamily; eventType: string; status: "running" | "completed" | "failed" | "interrupted" | "informational"; title: string; summary: string; payload: Record<string, unknown> }
+  | { kind: "workspace_change"; ts: string; changeSetId: string; revision: number; source: "harness_reported" | "runner_verified"; complete: boolean; files: WorkspaceChangeFile[]; totals: { files: number; additions: number | null; deletions: number | null }; patchArtifactRef: string | null }
+  | { kind: "workspace_file_reference"; ts: string; referenceId: string; source: "harness_reported" | "runner_verified"; path: string; displayName: string; mediaType: string | null; presentation: "document" | "code" | "image" | "generic"; line: number | null; preview: string | null; previewTruncated: boolean; contentDigest: string | null }
+  | { kind: "runtime_request"; ts: string; requestId: string; requestKind: "runtime" | "command_approval" | "file_approval" | "permission_approval" | "user_input" | "elicitation" | null; turnId: string | null; requestType: "permission" | "input"; status: "pending" | "resolved" | "expired" | "cancelled"; prompt: string; choices: { key: string; label: string }[]; fields: { name: string; label: string; placeholder: string | null }[]; questionSet?: QuestionSet | null; resolvedAction?: string | null; response?: QuestionResponse | null }
+  | { kind: "run_result"; ts: string; disposition: RunDisposition; summary: string; objectiveSatisfied: boolean | null; verification: { commandOrCheck: string; status: "passed" | "failed" | "not_run"; detail?: string; artifactRef?: string }[]; remainingWork: { description: string; blocksCompletion: boolean }[]; blocker: { reasonCode: string; unblockAction: string; scope: "current_track" | "task_wide" } | null; artifacts: { kind: string; ref: string; title?: string }[]; acceptedResponseWake?: { runId: string; sourceEventId: string } }
+  | { kind: "run_terminal"; ts: string; turnState: "completed" | "failed" | "interrupted" | "cancelled"; runState: "succeeded" | "failed" | "cancelled"; disposition: RunDisposition; stopReason?: string };
+
+export type ProviderActivityFamily = "plan" | "tool_execution" | "research" | "delegation" | "model_identity" | "context" | "artifact" | "review" | "hook" | "memory" | "safety" | "terminal" | "wait" | "provider_notice";
+export type RunDisposition = "done" | "blocked" | "needs_review" | "yielded";
+export interface WorkspaceChangeFile { path: string; operation: "create" | "modify" | "delete" | "rename" | "mode_change"; previousPath: string | null; additions: number | null; deletions: number | null; binary: boolean; diff: string | null }
+export interface QuestionSet {
+  schema: "paperclip.question_set.v1"; title?: string; description?: string; submitLabel?: string;
+  questions: {
+    id: string; header?: string; prompt: string; helpText?: string; required: boolean;
+    answerMode: "single_select" | "multi_select" | "text";
+    options?: { id: string; label: string; description?: string; recommended?: boolean }[];
+    customAnswer?: { enabled: true; label?: string; placeholder?: string };
+    textValidation?: { minLength?: number; maxLength?: number; pattern?: string; inputType?: "text" | "number" | "integer"; minimum?: number; maximum?: number };
+  }[];
+}
+export interface QuestionResponse { schema: "paperclip.question_response.v1"; answers: Record<string, { selectedOptionIds?: string[]; text?: string; customText?: string }> }
+
+/** The host's `StdoutLineParser`: what `parseStdoutLine` is. */
+export type StdoutLineParser = (line: string, ts: string) => TranscriptEntry[];
+
+/**
+ * Names accepted by `createStdoutParser({ format })` (any case): runtime names and the
+ * Paperclip adapter type names (src/formats/mod.rs FORMAT_NAMES). Omit `format` to autodetect.
+ */
+export type RuntimeFormat =
+  | "claude"
+  | "claude-code"
+  | "claude_local"
+  | "claude-local"
+  | "qwen"
+  | "qwen-code"
+  | "codex"
+  | "codex-local"
+  | "codex_local"
+  | "gemini"
+  | "gemini-cli"
+  | "gemini_local"
+  | "gemini-local"
+  | "opencode"
+  | "opencode-local"
+  | "opencode_local"
+  | "cursor"
+  | "cursor-agent"
+  | "cursor_local"
+  | "cursor-local"
+  | "pi"
+  | "pi-local"
+  | "pi_local"
+  | "openclaw"
+  | "openclaw-gateway"
+  | "openclaw_gateway"
+  | "amp"
+  | "acp"
+  | "acpx"
+  | "agent-client-protocol"
+  | "acpx_local"
+  | "acpx-local"
+  | "grok"
+  | "grok-local"
+  | "grok_local"
+  | "kimi"
+  | "kimi-local"
+  | "kimi_local"
+  | "cursor-cloud"
+  | "cursor_cloud"
+  | "hermes"
+  | "hermes-local"
+  | "hermes_local"
+  | "hermes-gateway"
+  | "hermes_gateway"
+  | "plain"
+  | "text";
 
 export interface StdoutParser {
   parseLine(line: string, ts: string): TranscriptEntry[];
@@ -29,4 +112,15 @@ export interface StdoutParser {
 }
 
 export declare function parseStdoutLine(line: string, ts: string): TranscriptEntry[];
-export declare function createStdoutParser(options?: { format?: RuntimeFormat | string }): StdoutParser;
+export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParser;
+
+export interface ParseLogOptions {
+  /** Merge consecutive deltas as the host does (default true). */
+  merge?: boolean;
+}
+/** A whole log at once: one autodetecting stateful parser, every line stamped `ts`. */
+export declare function parseLog(text: string, ts: string, options?: ParseLogOptions): TranscriptEntry[];
+/** Lines (no embedded newlines) with one `ts` for all, or one per line. */
+export declare function parseLines(lines: readonly string[], ts: string | readonly string[], options?: ParseLogOptions): TranscriptEntry[];
+/** Calls a core function by name (src/api.rs); throws the core's error message. */
+export declare function call(name: string, ...args: unknown[]): unknown;

@@ -1,16 +1,10 @@
-// Types of dist/ui-parser.js and dist/ui-parser.stateless.js (the Paperclip adapter UI
-// parser contract, adapterUiParser 1.0.0). Entries are the host's TranscriptEntry.
-import type { TranscriptEntry } from "./index";
+// Types of the ui-parser files (the Paperclip adapter UI parser contract, adapterUiParser
+// 1.0.0): dist/ui-parser.js, dist/ui-parser.stateless.js and dist/<runtime>/ui-parser*.js.
+// scripts/assemble.mjs writes one per file; the stateless ones have no createStdoutParser.
+import type { TranscriptEntry, StdoutParser, StdoutLineParser, RuntimeFormat } from "@@INDEX@@";
+export type { TranscriptEntry, StdoutParser, StdoutLineParser, RuntimeFormat };
 
 export declare function parseStdoutLine(line: string, ts: string): TranscriptEntry[];
-
-export interface StdoutParser {
-  parseLine(line: string, ts: string): TranscriptEntry[];
-  reset(): void;
-  parseChunk(chunk: string, ts: string): TranscriptEntry[];
-  flush(ts: string): TranscriptEntry[];
-  dispose(): void;
-}
-
-/** Only in dist/ui-parser.js (the stateful shape). */
-export declare function createStdoutParser(options?: { format?: string }): StdoutParser;
+//@@STATEFUL_BEGIN
+export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParser;
+//@@STATEFUL_END

@@ -11,6 +11,7 @@
 // The output is checked afterwards by scripts/check-package.mjs, not trusted.
 import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, rmSync, cpSync } from "node:fs";
 import { join, dirname } from "node:path";
+import vm from "node:vm";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -77,6 +78,9 @@ function writeHostFiles(dir, wasmFile) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "ui-parser.js"), stateful);
   writeFileSync(join(dir, "ui-parser.stateless.js"), stateless);
+  const dts = tpl("ui-parser.d.ts").replace("@@INDEX@@", dir === out ? "./index" : "../index");
+  writeFileSync(join(dir, "ui-parser.d.ts"), strip(dts));
+  writeFileSync(join(dir, "ui-parser.stateless.d.ts"), strip(cut(dts, "//@@STATEFUL_BEGIN", "//@@STATEFUL_END")));
   return stateful.length;
 }
 const hostBytes = writeHostFiles(out, opts.host);
@@ -89,20 +93,28 @@ const apiDir = join(root, "pkg-template", "api");
 const manifests = existsSync(apiDir)
   ? readdirSync(apiDir).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(tpl(join("api", f))))
   : [];
+// Constants are computed here, once, from the full wasm (so importing the entry never
+// instantiates it); each read returns a fresh copy, as the core's call did. A --full wasm
+// built without the module (the trap-hook test build) keeps the lazy call, which throws.
+const constNames = manifests.flatMap((m) => m.constants ?? []);
+const constValues = vm.runInNewContext(strip(glue) + "\n" + strip(tpl("call.js")) +
+  `\n(${JSON.stringify(constNames)}).map(function (c) { try { return JSON.stringify(__call(c, [])); } catch (e) { return null; } });`,
+  { WebAssembly, TextEncoder, TextDecoder, Uint8Array });
 let api = "";
 for (const m of manifests) {
   for (const fn of m.functions ?? []) {
     api += `exports[${JSON.stringify(fn)}] = function () { return __call(${JSON.stringify(fn)}, arguments); };\n`;
   }
-  for (const c of m.constants ?? []) {
-    api += `Object.defineProperty(exports, ${JSON.stringify(c)}, { enumerable: true, get: function () { return __call(${JSON.stringify(c)}, []); } });\n`;
-  }
 }
+constNames.forEach((c, i) => {
+  const get = constValues[i] === null ? `__call(${JSON.stringify(c)}, [])` : `JSON.parse(${JSON.stringify(constValues[i])})`;
+  api += `Object.defineProperty(exports, ${JSON.stringify(c)}, { enumerable: true, get: function () { return ${get}; } });\n`;
+});
 const shimDir = join(root, "pkg-template", "shims");
 const shims = existsSync(shimDir)
   ? readdirSync(shimDir).filter((f) => f.endsWith(".js")).sort().map((f) => tpl(join("shims", f))).join("\n")
   : "";
-const cjs = header + '"use strict";\n' + strip(glue) + "\n" + strip(tpl("call.js")) +
+const cjs = header + '"use strict";\n' + strip(glue) + "\nalStrict = true; // the npm entry throws AgentlinesWasmError (glue.js)\n" + strip(tpl("call.js")) +
   "\nexports.parseStdoutLine = parseStdoutLine;\nexports.createStdoutParser = createStdoutParser;\n" +
   "exports.parseLog = parseLog;\nexports.parseLines = parseLines;\n" +
   "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" +
@@ -117,11 +129,31 @@ const mjs = header + 'import cjs from "./index.cjs";\n' +
 writeFileSync(join(out, "index.mjs"), mjs);
 
 writeFileSync(join(out, "index.d.ts"), tpl("index.d.ts") + manifests.map((m) => m.dts ?? "").join(""));
-writeFileSync(join(out, "ui-parser.d.ts"), tpl("ui-parser.d.ts"));
-writeFileSync(join(out, "ui-parser.stateless.d.ts"), tpl("ui-parser.d.ts"));
+// agentlines/testing: the host-shaped loader (Node, and a Playwright page's worker).
+writeFileSync(join(out, "testing.mjs"), header + tpl("testing.mjs"));
+writeFileSync(join(out, "testing.d.ts"), tpl("testing.d.ts"));
+// The adapter-author recipe as one command (package.json "bin").
+mkdirSync(join(out, "bin"), { recursive: true });
+writeFileSync(join(out, "bin", "agentlines-ui-parser.mjs"), tpl("bin/agentlines-ui-parser.mjs"), { mode: 0o755 });
 mkdirSync(pkg, { recursive: true });
 cpSync(out, join(pkg, "dist"), { recursive: true });
-writeFileSync(join(pkg, "package.json"), tpl("package.json").replace("@@VERSION@@", version));
+// package.json: the template, plus ./<runtime>/ui-parser(-stateful) for each per-runtime
+// build (before "./package.json"); each target has its .d.ts beside it.
+const pkgJson = JSON.parse(tpl("package.json").replace("@@VERSION@@", version));
+const exportsMap = {};
+for (const [k, v] of Object.entries(pkgJson.exports)) {
+  if (k === "./package.json") {
+    for (const [name] of opts.runtimes) {
+      exportsMap[`./${name}/ui-parser`] = `./dist/${name}/ui-parser.stateless.js`;
+      exportsMap[`./${name}/ui-parser-stateful`] = `./dist/${name}/ui-parser.js`;
+    }
+  }
+  exportsMap[k] = v;
+}
+pkgJson.exports = exportsMap;
+writeFileSync(join(pkg, "package.json"), JSON.stringify(pkgJson, null, 2) + "\n");
 writeFileSync(join(pkg, "README.md"), tpl("README.md"));
+// The licence text, once the repository has it (npm always packs LICENSE).
+if (existsSync(join(root, "LICENSE"))) cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
 console.log(`assembled ${out}: ui-parser.js ${hostBytes} bytes, index.cjs ${cjs.length} bytes, ` +
   `${opts.runtimes.length} per-runtime builds`);

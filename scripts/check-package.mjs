@@ -65,11 +65,26 @@ if (!existsSync(pkgPath)) {
   const target = pkg?.exports?.["./ui-parser"];
   if (typeof target !== "string") errors.push('package.json: exports["./ui-parser"] missing');
   const targets = [target, pkg?.exports?.["./ui-parser-stateful"], pkg.types, pkg.main, pkg.module,
-    ...Object.values(pkg?.exports?.["."] ?? {})];
+    ...Object.values(pkg?.exports?.["."] ?? {}), ...Object.values(pkg.bin ?? {})];
+  // Every exported file (per-runtime ones included), and a .d.ts beside each ui-parser file.
+  for (const [k, t] of Object.entries(pkg?.exports ?? {})) {
+    if (typeof t !== "string") continue;
+    targets.push(t);
+    if (k.includes("ui-parser") && !existsSync(join(root, "pkg", t.replace(/\.js$/, ".d.ts")))) {
+      errors.push(`package.json: ${k} has no .d.ts beside ${t}`);
+    }
+  }
+  for (const r of RUNTIMES) {
+    if (pkg?.exports?.[`./${r}/ui-parser`] !== `./dist/${r}/ui-parser.stateless.js`) errors.push(`package.json: exports["./${r}/ui-parser"] missing`);
+  }
   for (const t of targets) {
     if (typeof t === "string" && !existsSync(join(root, "pkg", t))) errors.push(`package.json points at missing ${t}`);
   }
   if (!Array.isArray(pkg.files) || !pkg.files.includes("dist")) errors.push('package.json: "files" must include dist');
+  if (typeof pkg.license !== "string") errors.push("package.json: license missing");
+  if (typeof pkg?.engines?.node !== "string") errors.push("package.json: engines.node missing");
+  if (pkg.repository !== undefined && /example\.|invalid/.test(JSON.stringify(pkg.repository))) errors.push("package.json: repository is a placeholder");
+  if (existsSync(join(root, "LICENSE")) && !existsSync(join(root, "pkg", "LICENSE"))) errors.push("pkg/LICENSE missing");
 }
 
 for (const r of rows) console.log(r);

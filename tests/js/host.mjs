@@ -1,95 +1,20 @@
-// The Paperclip host's loading rules, re-created for tests and checks (see HOST.md facts in
-// the README): the source scanner, and evaluation as the body of
-// new Function("exports","module","self","globalThis", '"use strict";\n{\n' + src + '\n}')
-// with self/globalThis undefined and the dangerous globals removed.
-import vm from "node:vm";
+// The Paperclip host's loading rules for tests and checks (see HOST.md facts in the README),
+// plus the fixture helpers.
+import { loadUiParser } from "../../pkg-template/testing.mjs";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** Source text with "…"/'…' strings and comments blanked out (template literals and regex
- * literals are NOT skipped, exactly like the host's scanner). */
-export function codeOnly(src) {
-  let out = "";
-  let i = 0;
-  const n = src.length;
-  while (i < n) {
-    const c = src[i];
-    const d = src[i + 1];
-    if (c === "/" && d === "/") {
-      while (i < n && src[i] !== "\n") { out += " "; i++; }
-    } else if (c === "/" && d === "*") {
-      out += "  "; i += 2;
-      while (i < n && !(src[i] === "*" && src[i + 1] === "/")) { out += src[i] === "\n" ? "\n" : " "; i++; }
-      out += "  "; i += 2;
-    } else if (c === '"' || c === "'") {
-      out += " "; i++;
-      while (i < n && src[i] !== c && src[i] !== "\n") {
-        if (src[i] === "\\") { out += " "; i++; }
-        out += " "; i++;
-      }
-      out += " "; i++;
-    } else {
-      out += c; i++;
-    }
-  }
-  return out;
-}
+// The scanner and the host-shaped loader are the package's agentlines/testing entry
+// (pkg-template/testing.mjs); the tests and scripts/check-package.mjs use the same code.
+export { codeOnly, scanForHost } from "../../pkg-template/testing.mjs";
 
-/** What the host's scanner would refuse in this source, as [{rule, line}]. */
-export function scanForHost(src) {
-  const code = codeOnly(src);
-  const rules = [
-    ["dynamic import", /(^|[^\w$])import\s*\(/g],
-    ["eval(", /(^|[^\w$])eval\s*\(/g],
-    ["Function(", /(^|[^\w$])Function\s*\(/g],
-    [".constructor", /\.\s*constructor(?![\w$])/g],
-    ["import/export statement", /^\s*(import|export)\s/gm],
-    ["import.meta", /import\s*\.\s*meta/g],
-    ["require(", /(^|[^\w$.])require\s*\(/g],
-  ];
-  const found = [];
-  for (const [rule, re] of rules) {
-    for (const m of code.matchAll(re)) {
-      found.push({ rule, line: code.slice(0, m.index).split("\n").length });
-    }
-  }
-  return found;
-}
-
-const DISABLED = [
-  "eval", "Function", "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "RTCPeerConnection",
-  "RTCDataChannel", "Request", "Response", "Headers", "Cache", "CacheStorage", "caches",
-  "importScripts", "Worker", "SharedWorker", "Blob", "BroadcastChannel", "indexedDB", "IDBFactory",
-  "require", "process", "Buffer", "setImmediate",
-];
-
-/** Evaluates a ui-parser source the host's way in a fresh context; returns its exports. */
+/** Evaluates a ui-parser source the host's way in a fresh context; returns its exports
+ * (no scanner: check-package reports scanner findings separately). */
 export function loadHostStyle(src) {
-  const sandbox = {
-    WebAssembly, TextEncoder, TextDecoder, Uint8Array, console, structuredClone,
-  };
-  const ctx = vm.createContext(sandbox);
-  // Remove what the host removes (the function constructors too).
-  vm.runInContext(
-    DISABLED.map((g) => `try { globalThis[${JSON.stringify(g)}] = undefined; } catch (e) {}`).join("\n") +
-      `
-      for (const f of [function () {}, async function () {}, function* () {}, async function* () {}]) {
-        try { Object.defineProperty(Object.getPrototypeOf(f), "constructor", { value: undefined }); } catch (e) {}
-      }`,
-    ctx,
-  );
-  const wrapper = vm.runInContext(
-    '(function (exports, module, self, globalThis) {"use strict";\n{\n' + src + "\n}\n})",
-    ctx,
-  );
-  const exports = {};
-  const module = { exports };
-  wrapper(exports, module, undefined, undefined);
-  const m = module.exports;
-  return m && typeof m === "object" && Object.keys(m).length > 0 ? m : exports;
+  return loadUiParser(src, { scan: false });
 }
 
 export function loadHostFile(rel) {

@@ -1,0 +1,97 @@
+// The adapter-author recipe: pkg/dist/bin/agentlines-ui-parser.mjs copies a built ui-parser
+// file into an adapter package (temp dirs, "type": "module" and CommonJS) and prints the
+// package.json lines; after merging them, Node resolves <adapter>/ui-parser to the copy and
+// the copy loads the host's way (tests/js/host.mjs) and parses a real Claude init line.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, mkdirSync, symlinkSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { root, loadHostStyle } from "./host.mjs";
+
+const BIN = join(root, "pkg", "dist", "bin", "agentlines-ui-parser.mjs");
+const INIT = '{"type":"system","subtype":"init","model":"claude-sonnet-4-5","session_id":"abc"}';
+const TS = "2026-01-01T00:00:00.000Z";
+
+function adapter(pkg) {
+  const base = mkdtempSync(join(tmpdir(), "al-bin-"));
+  const dir = join(base, "node_modules", "my-adapter");
+  mkdirSync(dir, { recursive: true });
+  if (pkg) writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+  return { base, dir };
+}
+const run = (...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
+// The printed JSON object (everything from the first "{" line to the matching "}" line).
+function printedLines(stdout) {
+  const lines = stdout.split("\n");
+  const a = lines.indexOf("{"), b = lines.indexOf("}");
+  return JSON.parse(lines.slice(a, b + 1).join("\n"));
+}
+
+for (const [type, ext] of [["module", ".cjs"], ["commonjs", ".js"]]) {
+  test(`"type": "${type}" adapter gets ui-parser${ext} and the lines that load it`, () => {
+    const { base, dir } = adapter({ name: "my-adapter", version: "1.0.0", type, files: ["dist"] });
+    try {
+      const r = run(dir);
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(existsSync(join(dir, `ui-parser${ext}`)));
+      const lines = printedLines(r.stdout);
+      assert.deepEqual(lines, { exports: { "./ui-parser": `./ui-parser${ext}` }, paperclip: { adapterUiParser: "1.0.0" } });
+      assert.match(r.stdout, new RegExp(`"files" does not include ui-parser\\${ext}`));
+      // Merge as the author would, then resolve through Node's exports map from outside.
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, ...lines }));
+      const file = createRequire(join(base, "x.js")).resolve("my-adapter/ui-parser");
+      assert.equal(file, join(dir, `ui-parser${ext}`));
+      // Node's own loader (the file's extension must match the package type)...
+      assert.equal(createRequire(join(base, "x.js"))("my-adapter/ui-parser").parseStdoutLine(INIT, TS)[0].kind, "init");
+      // ...and the host's: text -> scanner-clean body of new Function(...).
+      const mod = loadHostStyle(readFileSync(file, "utf8"));
+      assert.deepEqual(JSON.parse(JSON.stringify(mod.parseStdoutLine(INIT, TS))), [{ kind: "init", ts: TS, model: "claude-sonnet-4-5", sessionId: "abc" }]);
+      assert.equal(mod.createStdoutParser, undefined, "default is the stateless file");
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+}
+
+test("--runtime, --stateful, --cjs and --out pick the file and its name", () => {
+  const { base, dir } = adapter({ name: "my-adapter" });
+  try {
+    const r = run(dir, "--runtime", "codex", "--stateful", "--cjs", "--out", "lib/parser.cjs");
+    assert.equal(r.status, 0, r.stderr);
+    const copied = readFileSync(join(dir, "lib", "parser.cjs"), "utf8");
+    assert.equal(copied, readFileSync(join(root, "pkg", "dist", "codex", "ui-parser.js"), "utf8"));
+    assert.equal(printedLines(r.stdout).exports["./ui-parser"], "./lib/parser.cjs");
+    assert.equal(typeof loadHostStyle(copied).createStdoutParser, "function");
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test("clear errors: no package.json, unknown runtime, .js in an ESM package, no directory", () => {
+  const { base, dir } = adapter(null);
+  try {
+    let r = run(dir);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /no package\.json in /);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    r = run(dir, "--runtime", "cladue");
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown runtime "cladue"; one of: .*claude/);
+    r = run(dir, "--out", "ui-parser.js");
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /"type": "module".*\.cjs/);
+    r = run(dir, "--out", "ui-parser.mjs");
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /CommonJS-style script/);
+    r = run();
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /which adapter directory/);
+    assert.ok(!existsSync(join(dir, "ui-parser.cjs")), "nothing copied on error");
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
