@@ -336,3 +336,86 @@ fn the_oracles_can_fail() {
     assert_eq!(t, Some(Totals { tokens: 4.0, cost: 1.5 }));
     assert!(multi);
 }
+
+/// The search object of a Codex line that records a web search (exec `web_search` item,
+/// rollout `web_search_call`, legacy/rollout `web_search_end`), if any.
+fn codex_search(v: &Value) -> Option<&Value> {
+    let candidates = [v.get("item"), v.get("payload"), v.get("msg"), Some(v)];
+    candidates.into_iter().flatten().find(|o| {
+        matches!(o.get("type").and_then(Value::as_str), Some("web_search" | "web_search_call" | "web_search_end"))
+    })
+}
+
+/// What a search object says was searched and what came back: queries, urls, patterns,
+/// result titles, snippets and errors (the oracle for class 2).
+fn search_texts(o: &Value, out: &mut Vec<String>) {
+    match o {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("query" | "url" | "pattern" | "title" | "snippet" | "text" | "message", Value::String(s)) => {
+                        if !s.trim().is_empty() {
+                            out.push(s.trim().lines().next().unwrap_or("").to_owned());
+                        }
+                    }
+                    ("queries", Value::Array(a)) => {
+                        out.extend(a.iter().filter_map(Value::as_str).map(str::to_owned))
+                    }
+                    _ => search_texts(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| search_texts(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn codex_web_searches_show_what_was_searched_and_what_came_back() {
+    // Class 2: every query, url, pattern and result (title, snippet, error) of a finished
+    // search is in the output on both paths, and no input reads "searched: " or "other".
+    let mut files = inputs();
+    files.retain(|f| fs::read_to_string(f).is_ok_and(|t| t.contains("\"web_search")));
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for f in &files {
+        let text = fs::read_to_string(f).unwrap();
+        let mut p = StdoutParser::new();
+        for line in text.lines() {
+            let a = parse_line(line, "t");
+            let b = p.parse_line(line, "t");
+            let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+            let Some(o) = codex_search(&v) else { continue };
+            let started = v.get("type").and_then(Value::as_str) == Some("item.started")
+                || o.get("status").and_then(Value::as_str) == Some("in_progress");
+            if started || o.get("type").and_then(Value::as_str) == Some("web_search_begin") {
+                continue;
+            }
+            let mut want = Vec::new();
+            search_texts(o, &mut want);
+            for (path, out) in [("stateless", &a), ("stateful", &b)] {
+                let shown = all_text(out);
+                if shown.contains("\"searched: \"") || shown.contains("\"query\":\"other\"") {
+                    problems.push(format!("{}: {path}: empty search shown: {shown}", f.display()));
+                }
+                if !out.iter().any(|e| matches!(e, Entry::ToolResult { .. })) {
+                    // The stateless path shows a rollout's event_msg copy only when it is
+                    // the only record (docs/stateless.md); the stateful one must show it.
+                    if path == "stateful" {
+                        problems.push(format!("{}: no result for {line}", f.display()));
+                    }
+                    continue;
+                }
+                checked += 1;
+                for w in &want {
+                    if !shown.contains(&probe(w)) {
+                        problems.push(format!("{}: {path}: {w:?} missing from {shown}", f.display()));
+                    }
+                }
+            }
+        }
+    }
+    println!("{checked} finished searches checked in {} files", files.len());
+    assert!(checked >= 8, "only {checked} searches checked");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
