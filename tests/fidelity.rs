@@ -419,3 +419,69 @@ fn codex_web_searches_show_what_was_searched_and_what_came_back() {
     assert!(checked >= 8, "only {checked} searches checked");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The text of a Claude user turn (string content or its text blocks), one tag pair
+/// around it (`<local-command-caveat>…</…>`) taken off.
+fn claude_user_text(v: &Value) -> String {
+    let text = match v.pointer("/message/content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    };
+    let t = text.trim();
+    if let (Some(open_end), true) = (t.find('>'), t.starts_with('<')) {
+        let tag = &t[1..open_end];
+        if let Some(inner) = t[open_end + 1..].strip_suffix(&format!("</{tag}>")) {
+            return inner.trim().to_owned();
+        }
+    }
+    t.to_owned()
+}
+
+#[test]
+fn claude_meta_turns_are_shown_whole_and_named() {
+    // Class 5: a user turn Claude Code wrote itself (`isMeta`: a slash command's expanded
+    // prompt, 10,095 characters in a real session) is in the output whole, on both paths,
+    // named as what it is rather than "(meta) …" cut to 200 characters.
+    let mut checked = 0;
+    let mut longest = 0;
+    let mut problems = Vec::new();
+    for f in inputs() {
+        let text = fs::read_to_string(&f).unwrap();
+        if !text.contains("\"isMeta\":true") {
+            continue;
+        }
+        let mut p = StdoutParser::new();
+        for line in text.lines() {
+            let a = parse_line(line, "t");
+            let b = p.parse_line(line, "t");
+            let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+            if v.get("isMeta") != Some(&Value::Bool(true)) || v.get("type").and_then(Value::as_str) != Some("user") {
+                continue;
+            }
+            let want = claude_user_text(&v);
+            if want.is_empty() {
+                continue;
+            }
+            checked += 1;
+            longest = longest.max(want.chars().count());
+            let whole = serde_json::to_string(&want).unwrap();
+            let whole = &whole[1..whole.len() - 1];
+            for (path, out) in [("stateless", &a), ("stateful", &b)] {
+                let named = out.iter().any(|e| {
+                    matches!(e, Entry::System { text, .. } if text.starts_with("Claude Code added to the prompt"))
+                });
+                if !named || !all_text(out).contains(whole) {
+                    problems.push(format!("{}: {path}: meta turn not shown whole and named: {:?}", f.display(), out));
+                }
+            }
+        }
+    }
+    println!("{checked} meta turns checked, the longest {longest} characters");
+    assert!(checked >= 4 && longest > 5000, "{checked} meta turns, longest {longest}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

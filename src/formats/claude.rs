@@ -319,7 +319,7 @@ fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mu
         return;
     }
     if flags.meta {
-        out.emit(Entry::system(ts, format!("(meta) {}", clip(trimmed, 200))));
+        out.emit(Entry::system(ts, text::meta_text(trimmed)));
         return;
     }
     if trimmed.starts_with("[Request interrupted by user") {

@@ -31,7 +31,7 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
     if let Some(cmd) = tag_inner(t, "bash-input") {
         return Some(Entry::user(ts, format!("! {}", cmd.trim())));
     }
-    // `label` ends with its own separator ("command output: ", "(meta) ").
+    // `label` ends with its own separator ("command output: ").
     let tagged = |tag: &str, label: &str| -> Option<Entry> {
         let inner = tag_inner(t, tag)?;
         let inner = strip_ansi(inner.trim());
@@ -59,7 +59,7 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
         return tagged(tag, "command error: ");
     }
     if t.starts_with("<local-command-caveat>") {
-        return tagged("local-command-caveat", "(meta) ");
+        return tagged("local-command-caveat", "Claude Code added to the prompt: ");
     }
     if t.starts_with("<system-reminder>") {
         return tagged("system-reminder", "reminder: ");
@@ -88,6 +88,14 @@ fn tag_inner<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
 }
 
 /// The message of an error value nested a few levels deep (`error.error.message`).
+/// A user turn Claude Code wrote itself (`isMeta`: a slash command's or skill's expanded
+/// prompt, the local-command caveat), shown whole and said to be what it is (issue 15,
+/// class 5): these run to thousands of characters that the model read as the user's turn.
+pub(super) fn meta_text(t: &str) -> String {
+    let sep = if t.contains('\n') { ":\n" } else { ": " };
+    format!("Claude Code added to the prompt{sep}{t}")
+}
+
 pub(super) fn nested_message(e: &Value) -> String {
     let mut cur = e;
     for _ in 0..4 {
