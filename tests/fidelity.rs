@@ -485,3 +485,61 @@ fn claude_meta_turns_are_shown_whole_and_named() {
     assert!(checked >= 4 && longest > 5000, "{checked} meta turns, longest {longest}");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn harness_messages_and_model_snapshots_lose_nothing() {
+    // Class 7: an OpenClaw `model-snapshot` names its provider and model; a `system/status`
+    // with `compact_result` says how the compaction ended; an assistant message Claude Code
+    // wrote itself (`<synthetic>`) is never shown as the model's words, and a failed one
+    // (API error, a local command that failed) is an error. On both paths.
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for f in inputs() {
+        let text = fs::read_to_string(&f).unwrap();
+        if !["model-snapshot", "compact_result", "<synthetic>"].iter().any(|k| text.contains(k)) {
+            continue;
+        }
+        let mut p = StdoutParser::new();
+        for line in text.lines() {
+            let a = parse_line(line, "t");
+            let b = p.parse_line(line, "t");
+            let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+            let s = |k: &str| v.pointer(k).and_then(Value::as_str);
+            for (path, out) in [("stateless", &a), ("stateful", &b)] {
+                let shown = all_text(out);
+                let mut fail = |why: &str| problems.push(format!("{}: {path}: {why}: {shown}", f.display()));
+                if s("/customType") == Some("model-snapshot") {
+                    checked += 1;
+                    for k in ["/data/provider", "/data/modelId"] {
+                        if s(k).is_some_and(|x| !shown.contains(x)) {
+                            fail("snapshot's model hidden");
+                        }
+                    }
+                }
+                if let Some(r) = s("/compact_result") {
+                    checked += 1;
+                    if shown.contains("status: idle") || !shown.contains(if r == "failed" { "fail" } else { "compaction" }) {
+                        fail("compaction outcome hidden");
+                    }
+                }
+                if s("/message/model") == Some("<synthetic>") {
+                    checked += 1;
+                    if out.iter().any(|e| matches!(e, Entry::Assistant { .. })) {
+                        fail("harness message shown as the model's words");
+                    }
+                    let flagged = [v.get("isApiErrorMessage"), v.get("is_api_error_message")]
+                        .into_iter()
+                        .any(|x| x == Some(&Value::Bool(true)));
+                    let words = claude_user_text(&v).to_lowercase();
+                    let failure = flagged || words.starts_with("not enough") || words.starts_with("error");
+                    if failure && !out.iter().any(|e| matches!(e, Entry::Stderr { .. })) {
+                        fail("failure not shown as an error");
+                    }
+                }
+            }
+        }
+    }
+    println!("{checked} snapshot/status/harness lines checked");
+    assert!(checked >= 12, "only {checked} lines checked");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

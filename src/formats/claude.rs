@@ -149,6 +149,10 @@ fn message_line(
     };
     let assistant = role == "assistant";
     if assistant {
+        if let Some(e) = text::harness_message(rec, msg, ts) {
+            out.emit(e.with_parent(parent));
+            return;
+        }
         // SDKAssistantMessage.error: the API call behind this message failed.
         if let Some(err) = str_of(rec, "error") {
             out.emit(Entry::system(ts, format!("API error: {err}")));

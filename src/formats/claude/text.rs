@@ -96,6 +96,59 @@ pub(super) fn meta_text(t: &str) -> String {
     format!("Claude Code added to the prompt{sep}{t}")
 }
 
+/// An assistant message Claude Code wrote itself rather than the model (`model:
+/// "<synthetic>"`, or one flagged as an API error): a failed API call, a local command's
+/// answer ("Not enough messages to compact."), "No response requested.". A failure reads
+/// as an error (`stderr`), anything else as a notice, never as the model's words (issue
+/// 15, class 7). `None` for the model's own messages and for synthetic ones that carry
+/// more than text (those are read block by block).
+pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entry> {
+    let synthetic = common::str_of(msg, "model") == Some("<synthetic>");
+    let code = common::nonempty_str(rec, "error");
+    let flagged = common::bool_of(rec, "isApiErrorMessage")
+        || common::bool_of(rec, "is_api_error_message");
+    if !synthetic && !flagged {
+        return None;
+    }
+    let text = match msg.get("content") {
+        Some(Value::String(s)) => s.trim().owned(),
+        Some(Value::Array(blocks)) => {
+            if blocks.iter().any(|b| common::type_of(b) != "text") {
+                return None;
+            }
+            let parts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|b| common::str_of(b, "text"))
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .collect();
+            parts.join("\n")
+        }
+        _ => String::new(),
+    };
+    if flagged || code.is_some() {
+        let head = match code {
+            Some(c) => format!("API error ({c})"),
+            None => "API error".owned(),
+        };
+        let body = if text.is_empty() { head } else { format!("{head}: {text}") };
+        return Some(Entry::stderr(ts, body));
+    }
+    if text.is_empty() {
+        return Some(Entry::system(ts, "Claude Code: (empty message)"));
+    }
+    let lower = text.to_lowercase();
+    let failed = ["error", "failed", "not enough", "unable", "cannot", "could not", "invalid"]
+        .iter()
+        .any(|w| lower.starts_with(w))
+        || lower.contains(" failed");
+    Some(if failed {
+        Entry::stderr(ts, text)
+    } else {
+        Entry::system(ts, format!("Claude Code: {text}"))
+    })
+}
+
 pub(super) fn nested_message(e: &Value) -> String {
     let mut cur = e;
     for _ in 0..4 {
