@@ -543,3 +543,65 @@ fn harness_messages_and_model_snapshots_lose_nothing() {
     assert!(checked >= 12, "only {checked} lines checked");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Whether the tool's name is on a result line or derivable from it: Claude's structured
+/// tool output next to a single `tool_result` (`toolUseResult`/`tool_use_result`, an
+/// object), or a Gemini id made as `<name>-<13-digit ms>-<hex>` (the oracle for class 9,
+/// written independently of the parser: it only says a name is there to be had).
+fn name_derivable(v: &Value) -> bool {
+    let single_claude_result = v
+        .pointer("/message/content")
+        .and_then(Value::as_array)
+        .is_some_and(|bs| bs.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")).count() == 1);
+    let structured = [v.get("toolUseResult"), v.get("tool_use_result")]
+        .into_iter()
+        .flatten()
+        .any(|r| {
+            // The subagent tool's output names no tool: it was `Task`, then `Agent`.
+            let subagent = r.get("totalToolUseCount").is_some() || (r.get("prompt").is_some() && r.get("status").is_some());
+            r.as_object().is_some_and(|m| !m.is_empty()) && !subagent
+        });
+    let gemini = v.get("tool_id").and_then(Value::as_str).is_some_and(|id| {
+        let parts: Vec<&str> = id.rsplitn(3, '-').collect();
+        parts.len() == 3 && parts[1].len() == 13 && parts[1].bytes().all(|b| b.is_ascii_digit())
+    });
+    (single_claude_result && structured) || gemini
+}
+
+#[test]
+fn results_name_their_tool_on_both_paths_where_the_line_says() {
+    // Class 9: where the stateful parser names a result (from its paired call), the stateless
+    // path gives the same name whenever the line carries what names it; the share of results
+    // that still differ only by `toolName` is printed (Claude results with a string output,
+    // Codex rollout outputs: their lines hold only the call id).
+    let (mut named, mut missing, mut unnamed_rest) = (0, 0, 0);
+    let mut problems = Vec::new();
+    for f in inputs() {
+        let text = fs::read_to_string(&f).unwrap();
+        let mut p = StdoutParser::new();
+        for line in text.lines() {
+            let a = parse_line(line, "t");
+            let b = p.parse_line(line, "t");
+            let derivable = serde_json::from_str::<Value>(line).is_ok_and(|v| name_derivable(&v));
+            for e in &b {
+                let Entry::ToolResult { tool_use_id, tool_name: Some(n), .. } = e else { continue };
+                let stateless = a.iter().find_map(|x| match x {
+                    Entry::ToolResult { tool_use_id: i, tool_name, .. } if i == tool_use_id => Some(tool_name.clone()),
+                    _ => None,
+                });
+                match stateless {
+                    Some(Some(m)) if &m == n => named += 1,
+                    Some(Some(m)) => problems.push(format!("{}: stateless names {m}, stateful {n}", f.display())),
+                    _ if derivable => {
+                        missing += 1;
+                        problems.push(format!("{}: stateless result of {n} unnamed: {}", f.display(), &line[..line.len().min(200)]));
+                    }
+                    _ => unnamed_rest += 1,
+                }
+            }
+        }
+    }
+    println!("results named on both paths: {named}; not derivable from the line: {unnamed_rest}; derivable but unnamed: {missing}");
+    assert!(named >= 200, "only {named} results named on both paths");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

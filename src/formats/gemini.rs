@@ -140,13 +140,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 (true, None) if is_error => "tool failed".owned(),
                 (true, None) => "(no text output)".owned(),
             };
-            out.emit(Entry::tool_result(
-                ts,
-                str_of(v, "tool_id").unwrap_or(""),
-                None,
-                content,
-                is_error,
-            ));
+            let id = str_of(v, "tool_id").unwrap_or("");
+            out.emit(Entry::tool_result(ts, id, name_of_id(id), content, is_error));
         }
         "error" => {
             let msg = nonempty_str(v, "message").unwrap_or("error (no message)");
@@ -200,10 +195,33 @@ fn error_text(e: Option<&Value>) -> Option<String> {
     }
 }
 
+/// The tool name inside an id Gemini CLI made for a call: `<name>-<ms since epoch>-<hex>`
+/// (issue 15, class 9: `parseStdoutLine` then names the result as the stateful parser does
+/// from the paired call). Other ids (`tool_1`, `bash-123`) are not read.
+fn name_of_id(id: &str) -> Option<String> {
+    let (rest, hex) = id.rsplit_once('-')?;
+    let (name, ms) = rest.rsplit_once('-')?;
+    let ok = !name.is_empty()
+        && !hex.is_empty()
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && ms.len() == 13
+        && ms.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| name.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parser::{parse_line, StdoutParser};
+
+    #[test]
+    fn generated_call_ids_name_their_tool() {
+        assert_eq!(name_of_id("read_file-1762000000000-3f9a").as_deref(), Some("read_file"));
+        assert_eq!(name_of_id("run_shell_command-1762000000000-abc").as_deref(), Some("run_shell_command"));
+        for id in ["bash-123", "tool_1", "tool-1", "x-1762000000000-zz", ""] {
+            assert_eq!(name_of_id(id), None, "{id}");
+        }
+    }
 
     fn kinds(es: &[Entry]) -> Vec<&'static str> {
         es.iter().map(Entry::kind).collect()
