@@ -605,3 +605,62 @@ fn results_name_their_tool_on_both_paths_where_the_line_says() {
     assert!(named >= 200, "only {named} results named on both paths");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn gemini_chat_files_on_one_line_show_every_message() {
+    // A Gemini CLI chat-recording document (or one of its messages) on one line: every
+    // user text, reply, thought, tool call and tool output is in the output on both paths,
+    // and the result's tokens are the sum over the messages (issue 15: such a line was an
+    // "event: object with sessionId, …" notice).
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for f in inputs() {
+        let text = fs::read_to_string(&f).unwrap();
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+            let messages: Vec<Value> = match v.get("messages").and_then(Value::as_array) {
+                Some(ms) if v.get("sessionId").is_some() => ms.clone(),
+                _ if v.get("type").and_then(Value::as_str) == Some("gemini") && v.get("toolCalls").is_some() => vec![v.clone()],
+                _ => continue,
+            };
+            checked += 1;
+            let mut want = Vec::new();
+            let (mut input, mut output) = (0.0, 0.0);
+            for m in &messages {
+                if let Some(s) = m.get("content").and_then(Value::as_str) {
+                    want.push(s.trim().to_owned());
+                }
+                for t in m.get("thoughts").and_then(Value::as_array).into_iter().flatten() {
+                    want.extend(["subject", "description"].iter().filter_map(|k| t.get(*k).and_then(Value::as_str)).map(str::to_owned));
+                }
+                for c in m.get("toolCalls").and_then(Value::as_array).into_iter().flatten() {
+                    want.push(c["name"].as_str().unwrap_or("").to_owned());
+                    for r in c.get("result").and_then(Value::as_array).into_iter().flatten() {
+                        if let Some(o) = r.pointer("/functionResponse/response/output").and_then(Value::as_str) {
+                            want.push(o.to_owned());
+                        }
+                    }
+                }
+                if let Some(t) = m.get("tokens") {
+                    input += t["input"].as_f64().unwrap_or(0.0);
+                    output += t["output"].as_f64().unwrap_or(0.0) + t["thoughts"].as_f64().unwrap_or(0.0);
+                }
+            }
+            let mut p = StdoutParser::new();
+            for (path, out) in [("stateless", parse_line(line, "t")), ("stateful", p.parse_line(line, "t"))] {
+                let shown = all_text(&out);
+                for w in want.iter().filter(|w| !w.trim().is_empty()) {
+                    if !shown.contains(&probe(w.trim())) {
+                        problems.push(format!("{}: {path}: {:?} missing", f.display(), probe(w)));
+                    }
+                }
+                let sum = host_sum(&out);
+                if v.get("messages").is_some() && !close(sum.tokens, input + output) {
+                    problems.push(format!("{}: {path}: result tokens {} != {}", f.display(), sum.tokens, input + output));
+                }
+            }
+        }
+    }
+    assert!(checked >= 2, "only {checked} chat documents");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -14,8 +14,8 @@
 //! and their construction in `packages/cli/src/nonInteractiveCli.ts` (assistant content is
 //! only ever emitted with `delta: true`); the headless-mode docs example and the CLI's own
 //! vitest snapshots; littlebearapps/untether test literals. The chat-recording session
-//! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream,
-//! and is not read here.
+//! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream:
+//! when it (or one of its messages) arrives as one line, the `chat` submodule reads it.
 
 use super::common::{
     self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
@@ -23,6 +23,8 @@ use super::common::{
 use crate::entry::Entry;
 use crate::formats::common::Value;
 use serde_json::json;
+
+mod chat;
 
 /// Largest streamed assistant text kept to recognise a full copy of it.
 const MAX_DELTA_BYTES: usize = 256 * 1024;
@@ -38,6 +40,9 @@ pub struct State {
 }
 
 pub fn detect(v: &Value) -> Confidence {
+    if chat::is_document(v) || chat::is_message(v) {
+        return Confidence::Sure;
+    }
     let has = |k: &str| v.get(k).is_some();
     let no_subtype = !has("subtype");
     match type_of(v) {
@@ -65,6 +70,9 @@ fn is_gemini_stats(s: &Value) -> bool {
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    if chat::is_document(v) || chat::is_message(v) {
+        return chat::parse(v, ts, out);
+    }
     let ty = type_of(v);
     let mut state = state;
     // Any event other than an assistant delta ends the streamed text.
