@@ -56,6 +56,18 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every input whose text contains one of `keys`, with its text.
+fn inputs_containing(keys: &[&str]) -> Vec<(PathBuf, String)> {
+    inputs()
+        .into_iter()
+        .map(|f| {
+            let text = fs::read_to_string(&f).unwrap();
+            (f, text)
+        })
+        .filter(|(_, text)| keys.iter().any(|k| text.contains(k)))
+        .collect()
+}
+
 /// Human texts of a JSON value (the oracle for check 1), in order, within the budget.
 fn texts(v: &Value, texty: bool, used: &mut usize, out: &mut Vec<String>) {
     match v {
@@ -374,12 +386,10 @@ fn search_texts(o: &Value, out: &mut Vec<String>) {
 fn codex_web_searches_show_what_was_searched_and_what_came_back() {
     // Class 2: every query, url, pattern and result (title, snippet, error) of a finished
     // search is in the output on both paths, and no input reads "searched: " or "other".
-    let mut files = inputs();
-    files.retain(|f| fs::read_to_string(f).is_ok_and(|t| t.contains("\"web_search")));
+    let files = inputs_containing(&["\"web_search"]);
     let mut checked = 0;
     let mut problems = Vec::new();
-    for f in &files {
-        let text = fs::read_to_string(f).unwrap();
+    for (f, text) in &files {
         let mut p = StdoutParser::new();
         for line in text.lines() {
             let a = parse_line(line, "t");
@@ -450,11 +460,7 @@ fn claude_meta_turns_are_shown_whole_and_named() {
     let mut checked = 0;
     let mut longest = 0;
     let mut problems = Vec::new();
-    for f in inputs() {
-        let text = fs::read_to_string(&f).unwrap();
-        if !text.contains("\"isMeta\":true") {
-            continue;
-        }
+    for (f, text) in inputs_containing(&["\"isMeta\":true"]) {
         let mut p = StdoutParser::new();
         for line in text.lines() {
             let a = parse_line(line, "t");
@@ -494,11 +500,7 @@ fn harness_messages_and_model_snapshots_lose_nothing() {
     // (API error, a local command that failed) is an error. On both paths.
     let mut checked = 0;
     let mut problems = Vec::new();
-    for f in inputs() {
-        let text = fs::read_to_string(&f).unwrap();
-        if !["model-snapshot", "compact_result", "<synthetic>"].iter().any(|k| text.contains(k)) {
-            continue;
-        }
+    for (f, text) in inputs_containing(&["model-snapshot", "compact_result", "<synthetic>"]) {
         let mut p = StdoutParser::new();
         for line in text.lines() {
             let a = parse_line(line, "t");
@@ -614,8 +616,7 @@ fn gemini_chat_files_on_one_line_show_every_message() {
     // "event: object with sessionId, …" notice).
     let mut checked = 0;
     let mut problems = Vec::new();
-    for f in inputs() {
-        let text = fs::read_to_string(&f).unwrap();
+    for (f, text) in inputs_containing(&["\"sessionId\"", "\"type\":\"gemini\""]) {
         for line in text.lines() {
             let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
             let messages: Vec<Value> = match v.get("messages").and_then(Value::as_array) {

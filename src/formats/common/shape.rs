@@ -4,7 +4,7 @@
 //! other value is `null`. Enough to tell which tool wrote a Claude `toolUseResult`
 //! (`{"type":"text","file":{…}}` is Read's) at a fraction of building it.
 
-use super::val::{Map, Value};
+use super::val::{Map, Value, ValueVisitor};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
@@ -101,17 +101,18 @@ impl<'de> Visitor<'de> for Inner {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E>(self, b: bool) -> Result<Value<'de>, E> {
-        Ok(Value::Bool(b))
+    // Scalars as a whole value reads them.
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value<'de>, E> {
+        ValueVisitor.visit_bool(b)
     }
-    fn visit_i64<E>(self, n: i64) -> Result<Value<'de>, E> {
-        Ok(Value::Number(n.into()))
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value<'de>, E> {
+        ValueVisitor.visit_i64(n)
     }
-    fn visit_u64<E>(self, n: u64) -> Result<Value<'de>, E> {
-        Ok(Value::Number(n.into()))
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value<'de>, E> {
+        ValueVisitor.visit_u64(n)
     }
-    fn visit_f64<E>(self, n: f64) -> Result<Value<'de>, E> {
-        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value<'de>, E> {
+        ValueVisitor.visit_f64(n)
     }
     fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Value<'de>, E> {
         Ok(short(Cow::Borrowed(s)))

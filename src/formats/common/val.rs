@@ -301,7 +301,7 @@ impl<'m, 'a> IntoIterator for &'m Map<'a> {
 // ---------------------------------------------------------------------------------------
 // Reading
 
-struct ValueVisitor;
+pub(super) struct ValueVisitor;
 
 impl<'de> Visitor<'de> for ValueVisitor {
     type Value = Value<'de>;
