@@ -137,7 +137,7 @@ pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entr
     if text.is_empty() {
         return Some(Entry::system(ts, "Claude Code: (empty message)"));
     }
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let failed = ["error", "failed", "not enough", "unable", "cannot", "could not", "invalid"]
         .iter()
         .any(|w| lower.starts_with(w))
