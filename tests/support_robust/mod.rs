@@ -562,6 +562,40 @@ fn claude_message(v: &Value, kind: &str) -> bool {
 /// fails the tests; an entry that never matches an invisible corpus line fails too.
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/entries.md, What shows no row (issue 15, classes 6, 11)",
+        reason: "Claude progress of one tool call (bash/MCP/search progress, a tool hook's progress): the call's result carries the outcome",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let d = at(v, &["data"]);
+                let tool_hook = matches!(
+                    at(d, &["hookEvent"]).as_str().or_else(|| at(d, &["hook_event"]).as_str()),
+                    Some("PreToolUse" | "PostToolUse" | "PostToolUseFailure")
+                );
+                ty(v) == "progress"
+                    && (matches!(ty(d), "bash_progress" | "mcp_progress" | "query_update" | "search_results_received")
+                        || ty(d) == "hook_progress" && tool_hook)
+            })
+        },
+    },
+    Invisible {
+        documented_in: "docs/entries.md, What shows no row (issue 15, class 11)",
+        reason: "Claude file-history snapshot update (isSnapshotUpdate): per-edit bookkeeping of the edit call",
+        applies: |v, _| v.is_some_and(|v| ty(v) == "file-history-snapshot" && at(v, &["isSnapshotUpdate"]) == &Value::Bool(true)),
+    },
+    Invisible {
+        documented_in: "docs/entries.md, What shows no row (issue 15, class 6)",
+        reason: "Claude assistant message whose only blocks are signature-only (hidden) thinking: its tokens are in the result",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                claude_message(v, "assistant")
+                    && at(v, &["message", "content"]).as_array().is_some_and(|bs| {
+                        !bs.is_empty()
+                            && bs.iter().all(|b| ty(b) == "thinking" && blank_text(at(b, &["thinking"])) || ty(b) == "text" && blank_text(at(b, &["text"])))
+                    })
+            })
+        },
+    },
+    Invisible {
         documented_in: "docs/robustness.md, Invisible lines (rule of the property tests)",
         reason: "a JSON event with no text of five or more characters outside ids, types and timestamps (its text field missing, empty or of another type): nothing to show",
         applies: |v, _| v.is_some_and(|v| !has_content(v, None)),
