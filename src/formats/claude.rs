@@ -24,6 +24,7 @@ mod notice;
 mod stream;
 mod system;
 mod text;
+mod tool_names;
 
 pub use stream::State;
 
@@ -149,6 +150,10 @@ fn message_line(
     };
     let assistant = role == "assistant";
     if assistant {
+        if let Some(e) = text::harness_message(rec, msg, ts) {
+            out.emit(e.with_parent(parent));
+            return;
+        }
         // SDKAssistantMessage.error: the API call behind this message failed.
         if let Some(err) = str_of(rec, "error") {
             out.emit(Entry::system(ts, format!("API error: {err}")));
@@ -156,6 +161,7 @@ fn message_line(
     }
     let flags = UserFlags::of(rec);
     let msg_id = str_of(msg, "id");
+    let start = out.len();
     match msg.get("content") {
         Some(Value::String(s)) => {
             if assistant {
@@ -180,9 +186,27 @@ fn message_line(
             format!("{role}: {}", clip(&content_text(other), 300)),
         )),
     }
+    if !assistant {
+        name_single_result(rec, &mut out[start..]);
+    }
     // A thinking block with only a signature (Claude Code's hidden thinking) shows nothing:
     // a "[thinking not shown]" row per message read as clutter (issue 15, class 6); the
     // thinking tokens are counted in the message's and the result's output tokens.
+}
+
+/// A user record with one tool result names its tool from the structured output written
+/// next to it (`toolUseResult` / `tool_use_result`), where that output's shape belongs to
+/// one built-in tool (`tool_names`): both paths then give `toolName`.
+fn name_single_result(rec: &Value, out: &mut [Entry]) {
+    let mut results = out.iter_mut().filter_map(|e| match e {
+        Entry::ToolResult { tool_name, .. } => Some(tool_name),
+        _ => None,
+    });
+    let (Some(slot), None) = (results.next(), results.next()) else { return };
+    if slot.is_none() {
+        let r = rec.get("toolUseResult").or_else(|| rec.get("tool_use_result"));
+        *slot = r.and_then(tool_names::of_result).map(str::to_owned);
+    }
 }
 
 /// Line-level flags of a user record that change how its text reads.
@@ -319,7 +343,7 @@ fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mu
         return;
     }
     if flags.meta {
-        out.emit(Entry::system(ts, format!("(meta) {}", clip(trimmed, 200))));
+        out.emit(Entry::system(ts, text::meta_text(trimmed)));
         return;
     }
     if trimmed.starts_with("[Request interrupted by user") {

@@ -21,6 +21,7 @@ mod diff;
 mod events;
 mod exec;
 mod rollout;
+mod search;
 #[cfg(test)]
 mod tests;
 

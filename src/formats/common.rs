@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 pub mod diff;
 mod num;
+mod shape;
 mod texts;
 mod val;
 pub use num::{fixed, num_text};
@@ -280,10 +281,12 @@ pub fn short_fields(v: &Value, n: usize) -> String {
     parts.join(", ")
 }
 
-/// Top-level keys that no runtime module reads and that can be large: they are skipped
-/// (scanned, not built) when a line is parsed. Claude Code repeats every tool's output in
-/// `toolUseResult` (session files) / `tool_use_result` (stream-json) beside the
-/// `tool_result` block we show; in real session logs that is a third of the bytes.
+/// Top-level keys that can be large and are never shown: only their shape is built when a
+/// line is parsed (an object's keys with its short scalar values; nested values and long
+/// strings are scanned, not built: `common/shape.rs`). Claude Code repeats every tool's
+/// output in `toolUseResult` (session files) / `tool_use_result` (stream-json) beside the
+/// `tool_result` block we show; in real session logs that is a third of the bytes. The
+/// shape names the tool (`claude/tool_names.rs`).
 pub const UNREAD_KEYS: &[&str] = &["toolUseResult", "tool_use_result"];
 
 /// Parses a line as a JSON object, leaving out [`UNREAD_KEYS`]. `None` for anything else

@@ -14,8 +14,8 @@
 //! and their construction in `packages/cli/src/nonInteractiveCli.ts` (assistant content is
 //! only ever emitted with `delta: true`); the headless-mode docs example and the CLI's own
 //! vitest snapshots; littlebearapps/untether test literals. The chat-recording session
-//! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream,
-//! and is not read here.
+//! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream:
+//! when it (or one of its messages) arrives as one line, the `chat` submodule reads it.
 
 use super::common::{
     self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
@@ -23,6 +23,8 @@ use super::common::{
 use crate::entry::Entry;
 use crate::formats::common::Value;
 use serde_json::json;
+
+mod chat;
 
 /// Largest streamed assistant text kept to recognise a full copy of it.
 const MAX_DELTA_BYTES: usize = 256 * 1024;
@@ -38,6 +40,9 @@ pub struct State {
 }
 
 pub fn detect(v: &Value) -> Confidence {
+    if chat::is_document(v) || chat::is_message(v) {
+        return Confidence::Sure;
+    }
     let has = |k: &str| v.get(k).is_some();
     let no_subtype = !has("subtype");
     match type_of(v) {
@@ -65,6 +70,9 @@ fn is_gemini_stats(s: &Value) -> bool {
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    if chat::is_document(v) || chat::is_message(v) {
+        return chat::parse(v, ts, out);
+    }
     let ty = type_of(v);
     let mut state = state;
     // Any event other than an assistant delta ends the streamed text.
@@ -140,13 +148,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 (true, None) if is_error => "tool failed".owned(),
                 (true, None) => "(no text output)".owned(),
             };
-            out.emit(Entry::tool_result(
-                ts,
-                str_of(v, "tool_id").unwrap_or(""),
-                None,
-                content,
-                is_error,
-            ));
+            let id = str_of(v, "tool_id").unwrap_or("");
+            out.emit(Entry::tool_result(ts, id, name_of_id(id), content, is_error));
         }
         "error" => {
             let msg = nonempty_str(v, "message").unwrap_or("error (no message)");
@@ -200,10 +203,33 @@ fn error_text(e: Option<&Value>) -> Option<String> {
     }
 }
 
+/// The tool name inside an id Gemini CLI made for a call: `<name>-<ms since epoch>-<hex>`
+/// (issue 15, class 9: `parseStdoutLine` then names the result as the stateful parser does
+/// from the paired call). Other ids (`tool_1`, `bash-123`) are not read.
+fn name_of_id(id: &str) -> Option<String> {
+    let (rest, hex) = id.rsplit_once('-')?;
+    let (name, ms) = rest.rsplit_once('-')?;
+    let ok = !name.is_empty()
+        && !hex.is_empty()
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && ms.len() == 13
+        && ms.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| name.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parser::{parse_line, StdoutParser};
+
+    #[test]
+    fn generated_call_ids_name_their_tool() {
+        assert_eq!(name_of_id("read_file-1762000000000-3f9a").as_deref(), Some("read_file"));
+        assert_eq!(name_of_id("run_shell_command-1762000000000-abc").as_deref(), Some("run_shell_command"));
+        for id in ["bash-123", "tool_1", "tool-1", "x-1762000000000-zz", ""] {
+            assert_eq!(name_of_id(id), None, "{id}");
+        }
+    }
 
     fn kinds(es: &[Entry]) -> Vec<&'static str> {
         es.iter().map(Entry::kind).collect()

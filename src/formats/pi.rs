@@ -114,6 +114,15 @@ pub fn detect(v: &Value) -> Confidence {
         "thinking_level_change" | "branch_summary" | "session_info" => Confidence::Sure,
         "model_change" if v.get("modelId").is_some() => Confidence::Sure,
         "compaction" if v.get("summary").is_some() => Confidence::Sure,
+        // Extension state (OpenClaw writes its `model-snapshot` here): pi's entry tree keys
+        // (`parentId`) make it pi's; a bare `customType` may be pi's.
+        "custom" | "custom_message" if v.get("customType").is_some() => {
+            if v.get("parentId").is_some() {
+                Confidence::Sure
+            } else {
+                Confidence::Maybe
+            }
+        }
         "message" => {
             let m = v.get("message").unwrap_or(&Value::Null);
             match str_of(m, "role") {

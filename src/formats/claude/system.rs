@@ -247,6 +247,9 @@ fn status(v: &Value) -> String {
             None => "compaction failed".owned(),
         };
     }
+    if str_of(v, "compact_result") == Some("success") {
+        return "compaction finished".owned();
+    }
     match (str_of(v, "status"), str_of(v, "permissionMode")) {
         (Some(s), _) => format!("status: {s}"),
         (None, Some(m)) => format!("permission mode: {m}"),

@@ -31,7 +31,7 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
     if let Some(cmd) = tag_inner(t, "bash-input") {
         return Some(Entry::user(ts, format!("! {}", cmd.trim())));
     }
-    // `label` ends with its own separator ("command output: ", "(meta) ").
+    // `label` ends with its own separator ("command output: ").
     let tagged = |tag: &str, label: &str| -> Option<Entry> {
         let inner = tag_inner(t, tag)?;
         let inner = strip_ansi(inner.trim());
@@ -59,7 +59,7 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
         return tagged(tag, "command error: ");
     }
     if t.starts_with("<local-command-caveat>") {
-        return tagged("local-command-caveat", "(meta) ");
+        return tagged("local-command-caveat", "Claude Code added to the prompt: ");
     }
     if t.starts_with("<system-reminder>") {
         return tagged("system-reminder", "reminder: ");
@@ -88,6 +88,67 @@ fn tag_inner<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
 }
 
 /// The message of an error value nested a few levels deep (`error.error.message`).
+/// A user turn Claude Code wrote itself (`isMeta`: a slash command's or skill's expanded
+/// prompt, the local-command caveat), shown whole and said to be what it is (issue 15,
+/// class 5): these run to thousands of characters that the model read as the user's turn.
+pub(super) fn meta_text(t: &str) -> String {
+    let sep = if t.contains('\n') { ":\n" } else { ": " };
+    format!("Claude Code added to the prompt{sep}{t}")
+}
+
+/// An assistant message Claude Code wrote itself rather than the model (`model:
+/// "<synthetic>"`, or one flagged as an API error): a failed API call, a local command's
+/// answer ("Not enough messages to compact."), "No response requested.". A failure reads
+/// as an error (`stderr`), anything else as a notice, never as the model's words (issue
+/// 15, class 7). `None` for the model's own messages and for synthetic ones that carry
+/// more than text (those are read block by block).
+pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entry> {
+    let synthetic = common::str_of(msg, "model") == Some("<synthetic>");
+    let code = common::nonempty_str(rec, "error");
+    let flagged = common::bool_of(rec, "isApiErrorMessage")
+        || common::bool_of(rec, "is_api_error_message");
+    if !synthetic && !flagged {
+        return None;
+    }
+    let text = match msg.get("content") {
+        Some(Value::String(s)) => s.trim().owned(),
+        Some(Value::Array(blocks)) => {
+            if blocks.iter().any(|b| common::type_of(b) != "text") {
+                return None;
+            }
+            let parts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|b| common::str_of(b, "text"))
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .collect();
+            parts.join("\n")
+        }
+        _ => String::new(),
+    };
+    if flagged || code.is_some() {
+        let head = match code {
+            Some(c) => format!("API error ({c})"),
+            None => "API error".owned(),
+        };
+        let body = if text.is_empty() { head } else { format!("{head}: {text}") };
+        return Some(Entry::stderr(ts, body));
+    }
+    if text.is_empty() {
+        return Some(Entry::system(ts, "Claude Code: (empty message)"));
+    }
+    let lower = text.to_ascii_lowercase();
+    let failed = ["error", "failed", "not enough", "unable", "cannot", "could not", "invalid"]
+        .iter()
+        .any(|w| lower.starts_with(w))
+        || lower.contains(" failed");
+    Some(if failed {
+        Entry::stderr(ts, text)
+    } else {
+        Entry::system(ts, format!("Claude Code: {text}"))
+    })
+}
+
 pub(super) fn nested_message(e: &Value) -> String {
     let mut cur = e;
     for _ in 0..4 {

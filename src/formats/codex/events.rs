@@ -316,7 +316,7 @@ fn call_of(msg: &Value, ty: &str) -> (String, Json) {
         "view_image_tool_call" => {
             ("view_image".owned(), object([("path", msg.get("path").map(Value::to_json))]))
         }
-        _ => ("web_search".owned(), object([("query", msg.get("query").map(Value::to_json))])),
+        _ => ("web_search".owned(), super::search::input(msg)),
     }
 }
 
@@ -387,7 +387,8 @@ fn result_of(msg: &Value, ty: &str) -> (String, bool, Option<u64>) {
             (if text.is_empty() { "(no output)".owned() } else { text }, is_error, duration)
         }
         "web_search_end" => {
-            (format!("searched: {}", str_of(msg, "query").unwrap_or("")), false, duration)
+            let (text, is_error) = super::search::result(msg);
+            (text, is_error, duration)
         }
         _ => (String::new(), false, duration),
     }

@@ -209,13 +209,7 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Json) {
             ]);
             (str_of(item, "tool").unwrap_or("collab_tool_call").owned(), input)
         }
-        "web_search" => {
-            let query = nonempty_str(item, "query")
-                .map(str::owned)
-                .or_else(|| item.get("action").map(action_text))
-                .unwrap_or_default();
-            ("web_search".owned(), object([("query", Some(query.into()))]))
-        }
+        "web_search" => ("web_search".owned(), super::search::input(item)),
         _ => (item_ty.owned(), object([("path", item.get("path").map(Value::to_json))])),
     }
 }
@@ -279,13 +273,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             }
             (lines.join("\n"), failed)
         }
-        "web_search" => {
-            let text = match item.get("action").filter(|a| !a.is_null()) {
-                Some(a) if type_of(a) != "search" && type_of(a) != "other" => action_text(a),
-                _ => format!("searched: {}", str_of(item, "query").unwrap_or("")),
-            };
-            (text, failed)
-        }
+        "web_search" => super::search::result(item),
         _ => (if status.is_empty() { "done".owned() } else { status.owned() }, failed),
     }
 }
@@ -316,20 +304,6 @@ fn file_change_diffs(item: &Value, ts: &str, out: &mut Vec<Entry>) {
         }
     }
     budget.finish(ts, out);
-}
-
-pub(super) fn action_text(a: &Value) -> String {
-    match type_of(a) {
-        "search" => format!("searched: {}", str_of(a, "query").unwrap_or("")),
-        "open_page" => format!("opened: {}", str_of(a, "url").unwrap_or("")),
-        "find_in_page" => format!(
-            "find '{}' in {}",
-            str_of(a, "pattern").unwrap_or(""),
-            str_of(a, "url").unwrap_or("")
-        ),
-        "" => String::new(),
-        other => other.owned(),
-    }
 }
 
 fn todo_text(items: Option<&Value>) -> String {

@@ -7,7 +7,7 @@
 //! read by the same code.
 
 use super::events::{self, dup_tag, thinking};
-use super::exec::{action_text, phase_channel, with_item_id};
+use super::exec::{phase_channel, with_item_id};
 use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
 use crate::formats::common::{
@@ -138,10 +138,11 @@ pub(super) fn response_item(
             }
             budget.finish(ts, out);
             // A web search item is complete when recorded: its result is the search itself.
-            if let (Some(id), "web_search_call", Some("completed")) = (&id, ty, str_of(p, "status"))
+            if let (Some(id), "web_search_call", Some("completed" | "failed")) =
+                (&id, ty, str_of(p, "status"))
             {
-                let action = p.get("action").map(action_text).unwrap_or_default();
-                out.emit(tool_result(ts, id, Some(&name), action, false, None));
+                let (text, is_error) = super::search::result(p);
+                out.emit(tool_result(ts, id, Some(&name), text, is_error, None));
             }
         }
         "function_call_output" | "custom_tool_call_output" | "mcp_tool_call_output" => {
@@ -191,14 +192,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
             ]);
             ("local_shell".owned(), input, call_id)
         }
-        _ => {
-            let action = p.get("action").unwrap_or(&Value::Null);
-            let input = match nonempty_str(action, "query") {
-                Some(q) => object([("query", Some(q.into()))]),
-                None => action.to_json(),
-            };
-            ("web_search".owned(), input, call_id)
-        }
+        _ => ("web_search".owned(), super::search::input(p), call_id),
     }
 }
 

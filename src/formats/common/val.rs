@@ -12,7 +12,7 @@
 //! same text. Only the values a module turns into output (tool inputs) are converted to
 //! `serde_json::Value`, with [`Value::to_json`].
 
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Number;
 use std::borrow::Cow;
@@ -239,7 +239,7 @@ impl<'a> Map<'a> {
     /// Adds a member read from input: a repeated key takes the new value in its old place.
     /// Past a few members duplicates are found once at the end ([`Map::dedupe`]), so a
     /// hostile object of many keys stays O(n log n).
-    fn push(&mut self, k: Cow<'a, str>, v: Value<'a>) {
+    pub(super) fn push(&mut self, k: Cow<'a, str>, v: Value<'a>) {
         if self.members.len() < SCAN_LIMIT {
             if let Some(slot) = self.members.iter_mut().find(|(key, _)| *key == k) {
                 slot.1 = v;
@@ -250,7 +250,7 @@ impl<'a> Map<'a> {
     }
 
     /// Merges repeated keys among members past the first `SCAN_LIMIT` (see `push`).
-    fn dedupe(&mut self) {
+    pub(super) fn dedupe(&mut self) {
         let n = self.members.len();
         if n <= SCAN_LIMIT {
             return;
@@ -301,7 +301,7 @@ impl<'m, 'a> IntoIterator for &'m Map<'a> {
 // ---------------------------------------------------------------------------------------
 // Reading
 
-struct ValueVisitor;
+pub(super) struct ValueVisitor;
 
 impl<'de> Visitor<'de> for ValueVisitor {
     type Value = Value<'de>;
@@ -362,7 +362,9 @@ pub(super) fn read_map<'de, A: MapAccess<'de>>(
     let mut map = Map::default();
     while let Some(key) = access.next_key_seed(KeySeed)? {
         if skip.contains(&&*key) {
-            access.next_value::<de::IgnoredAny>()?;
+            // Large and never shown: only its shape is kept (`shape.rs`).
+            let super::shape::Shape(v) = access.next_value()?;
+            map.push(key, v);
         } else {
             map.push(key, access.next_value()?);
         }

@@ -77,10 +77,7 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
                 format!("{kind}: {}", common::clip(text.trim(), SUMMARY_CHARS)),
             ));
         }
-        "custom" => {
-            let kind = str_of(v, "customType").unwrap_or("extension");
-            out.emit(Entry::system(ts, format!("extension state saved ({kind})")));
-        }
+        "custom" => out.emit(Entry::system(ts, custom_text(v))),
         "label" => {
             let label = str_of(v, "label").unwrap_or("");
             out.emit(Entry::system(ts, format!("label: {label}")));
@@ -92,6 +89,32 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         _ => return false,
     }
     true
+}
+
+/// A `custom` entry (extension state): OpenClaw's `model-snapshot` names the provider, model
+/// and API in use; any other kind keeps the human text of its `data` (issue 15, class 7).
+fn custom_text(v: &Value) -> String {
+    let kind = str_of(v, "customType").unwrap_or("extension");
+    let data = v.get("data").unwrap_or(&Value::Null);
+    if kind == "model-snapshot" {
+        let model = common::join(
+            [str_of(data, "provider"), str_of(data, "modelId")].into_iter().flatten(),
+            "/",
+        );
+        let mut text = if model.is_empty() {
+            "model snapshot".owned()
+        } else {
+            format!("model: {model}")
+        };
+        if let Some(api) = common::nonempty_str(data, "modelApi") {
+            let _ = write!(text, " (api {api})");
+        }
+        return text;
+    }
+    let mut text = format!("extension state saved ({kind})");
+    let more = common::human_texts(data).render(&text);
+    text.push_str(&more);
+    text
 }
 
 /// Entries for one pi message. `with_tool_calls`: show assistant `toolCall` blocks (session
