@@ -5,6 +5,7 @@
 use crate::entry::Entry;
 use std::collections::VecDeque;
 
+pub mod budget;
 pub mod diff;
 mod num;
 mod texts;
@@ -17,7 +18,8 @@ pub type Json = serde_json::Value;
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
 /// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
-/// entry (about 9 KB of the wasm).
+/// entry (about 9 KB of the wasm). While a line is parsed, an entry past the line's output
+/// budget is not added ([`budget`]).
 pub trait Emit {
     fn emit(&mut self, e: Entry);
 }
@@ -25,7 +27,9 @@ pub trait Emit {
 impl Emit for Vec<Entry> {
     #[inline(never)]
     fn emit(&mut self, e: Entry) {
-        self.push(e);
+        if budget::admit(&e) {
+            self.push(e);
+        }
     }
 }
 
