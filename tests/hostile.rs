@@ -15,7 +15,7 @@ use agentlines::{parse_line, parse_line_as, Entry, Format, StdoutParser};
 use serde_json::{json, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use support_robust::{check_entries, is_blank};
+use support_robust::{check_amplification, check_entries, is_blank};
 
 struct Counting;
 
@@ -323,4 +323,152 @@ fn ki3_codex_message_with_string_content_is_shown() {
 fn ki4_cursor_assistant_with_string_message_is_shown() {
     let line = r#"{"type":"assistant","message":"API key invalid or expired","session_id":"s","model_call_id":"m","timestamp_ms":1770823845357}"#;
     assert!(!parse_line(line, TS).is_empty());
+}
+
+// Output amplification (issue 16): what one line may produce is bounded relative to its size
+// (`formats::common::budget`), and past the bound one notice says what was left out.
+
+use agentlines::formats::common::budget::{limits, MIN_ENTRIES, MIN_OUTPUT_BYTES};
+use agentlines::parser::parse_log_with;
+
+/// Bytes of entries as JSON without their `ts` (what the budget measures), by serde_json.
+fn out_bytes(out: &[Entry]) -> usize {
+    out.iter()
+        .map(|e| serde_json::to_string(e).unwrap().len() - serde_json::to_string(e.ts()).unwrap().len() - 6)
+        .sum()
+}
+
+const CUT: &str = "output of this line cut at ";
+
+/// `(what, line, notice that must be there)`: one-line shapes that used to give far more
+/// output than input (measured in docs/robustness.md).
+fn amplifiers() -> Vec<(&'static str, String, &'static str)> {
+    let empties = |n: usize| vec!["{}"; n].join(",");
+    let images = vec![r#"{"type":"image"}"#; 100_000].join(",");
+    let few = vec![r#"{"type":"text","text":"hi"}"#; 2000].join(",");
+    let fences = "```error\nx\n```\n".repeat(200_000);
+    vec![
+        ("array of 300k empty objects", format!("[{}]", empties(300_000)), CUT),
+        ("claude message with 100k image blocks", format!(r#"{{"type":"assistant","message":{{"content":[{images}]}}}}"#), CUT),
+        (
+            "2000 blocks under a 64 KB parent_tool_use_id",
+            format!(r#"{{"type":"assistant","parent_tool_use_id":"{}","message":{{"content":[{few}]}}}}"#, "p".repeat(64 << 10)),
+            CUT,
+        ),
+        (
+            "codex file_change with 100k empty changes",
+            format!(r#"{{"type":"item.completed","item":{{"id":"i","type":"file_change","status":"completed","changes":[{}]}}}}"#, empties(100_000)),
+            "more changes not listed",
+        ),
+        (
+            "assistant text with 200k error fences",
+            json!({"type":"assistant","message":{"content":[{"type":"text","text":fences}]}}).to_string(),
+            "more turn-signal blocks in this message not listed",
+        ),
+    ]
+}
+
+fn check_bounded(what: &str, line: &str, out: &[Entry], notice: &str) {
+    ok(out);
+    if let Err(e) = check_amplification(line, out) {
+        panic!("{what}: {e}");
+    }
+    let said = out.iter().any(|e| matches!(e, Entry::System { text, .. } | Entry::Diff { text, .. } if text.contains(notice)))
+        || out.iter().any(|e| matches!(e, Entry::ToolResult { content, .. } if content.contains(notice)));
+    assert!(said, "{what}: no notice {notice:?}");
+}
+
+#[test]
+fn one_line_cannot_flood_the_output() {
+    for (what, line, notice) in amplifiers() {
+        check_bounded(what, &line, &parse_line(&line, TS), notice);
+        check_bounded(what, &line, &StdoutParser::new().parse_line(&line, TS), notice);
+        check_bounded(what, &line, &parse_log_with(&line, |_| TS.to_owned(), true), notice);
+        // The next line has its own budget.
+        let mut p = StdoutParser::new();
+        p.parse_line(&line, TS);
+        assert_eq!(p.parse_line("after", TS), vec![Entry::stdout(TS, "after")], "{what}");
+    }
+    // The cut notice counts what was left out: 300k empty objects, 28 125 kept.
+    let line = format!("[{}]", vec!["{}"; 300_000].join(","));
+    let out = parse_line(&line, TS);
+    let Some(Entry::System { text, .. }) = out.last() else { panic!("no notice") };
+    assert!(text.contains(&format!("{} more entries", 300_000 - (out.len() - 1))), "{text}");
+}
+
+#[test]
+fn amplification_time_is_linear() {
+    let time = |n: usize| {
+        let line = format!("[{}]", vec!["{}"; n].join(","));
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                drop(parse_line(&line, TS));
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, big) = (time(100_000), time(800_000));
+    // 8x the input: at most ~8x the time (16x allowed for a busy machine), never quadratic.
+    assert!(big < small * 16 + std::time::Duration::from_millis(50), "{small:?} -> {big:?}");
+}
+
+#[test]
+fn a_bom_before_a_line_is_dropped() {
+    let user = "\u{feff}{\"type\":\"user\",\"message\":{\"content\":\"bom\"}}";
+    for out in [parse_line(user, TS), StdoutParser::new().parse_line(user, TS), StdoutParser::new().parse_chunk(&format!("{user}\n"), TS)] {
+        assert!(matches!(&out[..], [Entry::User { text, .. }] if text == "bom"), "{out:?}");
+    }
+    assert_eq!(parse_line("\u{feff}hello", TS), vec![Entry::stdout(TS, "hello")]);
+    assert!(parse_line("\u{feff}", TS).is_empty());
+}
+
+/// Every fixture (and with `AGENTLINES_CORPUS=<dir>` every `.jsonl`/`.ndjson` file there) line
+/// by line, stateless and through one stateful parser per file: no line comes near the budget
+/// (half of it at most), so the caps never cut real output.
+#[test]
+fn real_output_stays_far_inside_the_budget() {
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        for e in rd.flatten() {
+            let p = e.path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                files(&p, out);
+            } else if [".jsonl", ".ndjson", ".txt", ".log"].iter().any(|x| name.ends_with(x)) && !name.contains(".expected.") {
+                out.push(p);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"), &mut all);
+    if let Some(dir) = std::env::var_os("AGENTLINES_CORPUS") {
+        files(std::path::Path::new(&dir), &mut all);
+    }
+    let (mut lines, mut most_entries, mut most_bytes, mut worst_ratio) = (0, 0, 0, 0.0f64);
+    for f in &all {
+        let text = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
+        let mut p = StdoutParser::new();
+        for line in text.split('\n') {
+            for out in [parse_line(line, TS), p.parse_line(line, TS)] {
+                let (max_entries, max_bytes) = limits(line.len());
+                let bytes = out_bytes(&out);
+                let cut = out.iter().any(|e| matches!(e, Entry::System { text, .. } if text.starts_with(CUT) || text.contains("more turn-signal blocks in this message")));
+                assert!(!cut, "{}: a real line was cut: {}", f.display(), &line[..line.len().min(200)]);
+                assert!(out.len() * 2 <= max_entries && bytes * 2 <= max_bytes, "{}: {} entries, {bytes} bytes from {} bytes", f.display(), out.len(), line.len());
+                most_entries = most_entries.max(out.len());
+                most_bytes = most_bytes.max(bytes);
+                if line.len() >= 512 {
+                    worst_ratio = worst_ratio.max(bytes as f64 / line.len() as f64);
+                }
+            }
+            lines += 1;
+        }
+    }
+    assert!(lines > 1000, "fixtures not found");
+    println!(
+        "{} files, {lines} lines: at most {most_entries} entries (limit >= {MIN_ENTRIES}), {most_bytes} bytes (limit >= {MIN_OUTPUT_BYTES}) per line, output/input <= {worst_ratio:.2} for lines >= 512 B",
+        all.len()
+    );
 }

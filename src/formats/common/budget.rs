@@ -142,30 +142,31 @@ pub fn skip(n: usize) {
 }
 
 /// About the JSON size of an entry without its `ts` (the caller's, not the line's): string
-/// contents (unescaped) plus 16 bytes per field for its key and punctuation.
+/// contents as JSON writes them (escapes counted) plus 16 bytes per field for its key and
+/// punctuation (at least what serde_json writes for the fields present).
 pub fn weight(e: &Entry) -> usize {
     const F: usize = 16;
-    let o = |s: &Option<String>| s.as_ref().map_or(0, |s| s.len() + F);
+    let o = |s: &Option<String>| s.as_ref().map_or(0, |s| esc(s) + F);
     F + match e {
         Entry::Assistant { text, item_id, parent_tool_use_id, .. }
         | Entry::Thinking { text, item_id, parent_tool_use_id, .. } => {
-            text.len() + o(item_id) + o(parent_tool_use_id) + 3 * F
+            esc(text) + o(item_id) + o(parent_tool_use_id) + 3 * F
         }
-        Entry::User { text, parent_tool_use_id, .. } => text.len() + o(parent_tool_use_id) + F,
+        Entry::User { text, parent_tool_use_id, .. } => esc(text) + o(parent_tool_use_id) + F,
         Entry::ToolCall { name, input, tool_use_id, parent_tool_use_id, .. } => {
-            name.len() + json_weight(input) + o(tool_use_id) + o(parent_tool_use_id) + 2 * F
+            esc(name) + json_weight(input) + o(tool_use_id) + o(parent_tool_use_id) + 2 * F
         }
         Entry::ToolResult { tool_use_id, tool_name, content, parent_tool_use_id, .. } => {
-            tool_use_id.len() + o(tool_name) + content.len() + o(parent_tool_use_id) + 4 * F
+            esc(tool_use_id) + o(tool_name) + esc(content) + o(parent_tool_use_id) + 4 * F
         }
-        Entry::Init { model, session_id, .. } => model.len() + session_id.len() + 2 * F,
+        Entry::Init { model, session_id, .. } => esc(model) + esc(session_id) + 2 * F,
         Entry::Result { text, subtype, errors, .. } => {
-            text.len() + subtype.len() + errors.iter().map(|e| e.len() + 3).sum::<usize>() + 8 * F
+            esc(text) + esc(subtype) + errors.iter().map(|e| esc(e) + 3).sum::<usize>() + 8 * F
         }
         Entry::Stderr { text, .. } | Entry::System { text, .. } | Entry::Stdout { text, .. } => {
-            text.len() + F
+            esc(text) + F
         }
-        Entry::Diff { text, .. } => text.len() + 2 * F,
+        Entry::Diff { text, .. } => esc(text) + 2 * F,
     }
 }
 
@@ -174,8 +175,21 @@ pub fn weight(e: &Entry) -> usize {
 pub fn json_weight(v: &Json) -> usize {
     match v {
         Json::Null | Json::Bool(_) | Json::Number(_) => 8,
-        Json::String(s) => s.len() + 2,
+        Json::String(s) => esc(s) + 2,
         Json::Array(a) => 2 + a.iter().map(|x| json_weight(x) + 1).sum::<usize>(),
-        Json::Object(m) => 2 + m.iter().map(|(k, x)| k.len() + 4 + json_weight(x)).sum::<usize>(),
+        Json::Object(m) => 2 + m.iter().map(|(k, x)| esc(k) + 4 + json_weight(x)).sum::<usize>(),
     }
+}
+
+/// The bytes of `s` inside a JSON string: `"`, `\\` and `\n`-style controls take 2, other
+/// controls 6 (`\u0001`).
+fn esc(s: &str) -> usize {
+    s.len()
+        + s.bytes()
+            .map(|b| match b {
+                b'"' | b'\\' | b'\n' | b'\t' | b'\r' | 0x08 | 0x0c => 1,
+                0..=0x1f => 5,
+                _ => 0,
+            })
+            .sum::<usize>()
 }
