@@ -472,3 +472,37 @@ fn real_output_stays_far_inside_the_budget() {
         all.len()
     );
 }
+
+/// Pending tool calls are bounded by bytes as well as by count (issue 16, item 7): calls with
+/// 256 KB ids and names used to be kept 4096 deep (1 200 of them pinned 905 MB of wasm memory).
+#[test]
+fn pending_calls_are_bounded_by_bytes() {
+    use agentlines::formats::common::MAX_SEEN_BYTES;
+    let big = "i".repeat(256 << 10);
+    let call = |i: usize| {
+        json!({"type":"assistant","message":{"id":format!("m{i}"),"role":"assistant","content":[
+            {"type":"tool_use","id":format!("{i}{big}"),"name":format!("{i}{big}"),"input":{}}]}})
+        .to_string()
+    };
+    let before = live();
+    let mut p = StdoutParser::new();
+    for i in 0..48 {
+        drop(p.parse_line(&call(i), TS));
+    }
+    let held = live() - before;
+    // The cap plus the newest call (kept whatever its size) and the maps' slack.
+    assert!(held < (MAX_SEEN_BYTES + (4 << 20)) as isize, "48 calls with 256 KB ids hold {held} bytes");
+    // The newest calls are still paired, the oldest were forgotten.
+    let result = |i: usize| {
+        json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("{i}{big}"),"content":"done"}]}}).to_string()
+    };
+    let name_of = |out: Vec<Entry>| {
+        out.into_iter().find_map(|e| match e {
+            Entry::ToolResult { tool_name, .. } => Some(tool_name.is_some()),
+            _ => None,
+        })
+    };
+    assert_eq!(name_of(p.parse_line(&result(47), TS)), Some(true));
+    assert_eq!(name_of(p.parse_line(&result(0), TS)), Some(false));
+    drop(p);
+}
