@@ -506,3 +506,26 @@ fn pending_calls_are_bounded_by_bytes() {
     assert_eq!(name_of(p.parse_line(&result(0), TS)), Some(false));
     drop(p);
 }
+
+/// Arguments of the name-based API (issue 16, item 4): a lone surrogate (which
+/// `JSON.stringify` writes as `\ud83d`) is read as U+FFFD instead of refusing the call;
+/// arguments nested past the JSON reader's limit give a clear error, never a crash.
+#[test]
+fn api_arguments_with_lone_surrogates_and_deep_nesting() {
+    use agentlines::api::{call, MAX_ARG_DEPTH};
+    let answer = |name: &str, args: &str| -> Value { serde_json::from_str(&call(name, args)).expect("answer is JSON") };
+    assert_eq!(answer("stripUiMetadata", r#"["cut \ud83d"]"#), json!({"ok": "cut \u{fffd}"}));
+    assert_eq!(answer("stripUiMetadata", r#"["low \udc00 and pair \ud83d\ude00"]"#), json!({"ok": "low \u{fffd} and pair \u{1f600}"}));
+    let a = answer("parseAwaitGate", r#"["```await-gate\n{\"title\":\"t\ud800\",\"options\":[]}\n```"]"#);
+    assert!(a.get("ok").is_some(), "{a}");
+    let read = answer("claudeCode_read", r#"[{"text":"{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi \ud83d\"}}"}]"#);
+    assert!(read.get("ok").is_some(), "{read}");
+    for depth in [MAX_ARG_DEPTH + 72, 100_000] {
+        let deep = format!("[{}\"x\"{}]", "[".repeat(depth), "]".repeat(depth));
+        for name in ["extractText", "stripUiMetadata", "parseMessage", "claudeCode_read"] {
+            let a = answer(name, &deep);
+            let msg = a["throws"].as_str().unwrap_or_else(|| panic!("{name}: {a}"));
+            assert!(msg.contains("nested deeper than 128 levels"), "{name}: {msg}");
+        }
+    }
+}

@@ -370,7 +370,7 @@ impl<'de> serde::de::Visitor<'de> for TopLevel {
 /// string was cut inside an emoji) becomes `\ufffd`, and a number past f64 (`1e400`)
 /// becomes the largest finite one. `None` when there is nothing to rewrite. Only called for
 /// a line that failed to parse, so it costs nothing on good input.
-fn js_json_to_serde(t: &str) -> Option<String> {
+pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
     let b = t.as_bytes();
     let hex4 = |i: usize| -> Option<u32> {
         let s = t.get(i..i + 4)?;
