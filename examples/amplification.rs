@@ -30,6 +30,8 @@ fn cases() -> Vec<(&'static str, String)> {
             "claude, 2000 blocks under a 64 KB parent_tool_use_id",
             format!(r#"{{"type":"assistant","parent_tool_use_id":"{}","message":{{"content":[{blocks}]}}}}"#, "p".repeat(64 << 10)),
         ),
+        ("array of 1.4M empty objects (4 MB)", format!("[{}]", empties(1_400_000))),
+        ("array of 5.3M empty objects (15.9 MB)", format!("[{}]", empties(5_300_000))),
         ("BOM before a JSON line", "\u{feff}{\"type\":\"user\",\"message\":{\"content\":\"bom\"}}".to_owned()),
     ]
 }
