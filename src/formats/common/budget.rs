@@ -182,14 +182,18 @@ pub fn json_weight(v: &Json) -> usize {
 }
 
 /// The bytes of `s` inside a JSON string: `"`, `\\` and `\n`-style controls take 2, other
-/// controls 6 (`\u0001`).
+/// controls 6 (`\u0001`). Counted with byte-wide counters over 255-byte chunks so it
+/// vectorises (it runs on every entry: ~1% of a parse).
 fn esc(s: &str) -> usize {
-    s.len()
-        + s.bytes()
-            .map(|b| match b {
-                b'"' | b'\\' | b'\n' | b'\t' | b'\r' | 0x08 | 0x0c => 1,
-                0..=0x1f => 5,
-                _ => 0,
-            })
-            .sum::<usize>()
+    let mut extra = 0;
+    for chunk in s.as_bytes().chunks(255) {
+        let (mut two, mut six) = (0u8, 0u8);
+        for &b in chunk {
+            let short = matches!(b, b'\n' | b'\t' | b'\r' | 0x08 | 0x0c);
+            two += u8::from(short | (b == b'"') | (b == b'\\'));
+            six += u8::from((b < 0x20) & !short);
+        }
+        extra += usize::from(two) + 5 * usize::from(six);
+    }
+    s.len() + extra
 }
