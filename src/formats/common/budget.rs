@@ -197,3 +197,45 @@ fn esc(s: &str) -> usize {
     }
     s.len() + extra
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_are_counted_as_json_writes_them() {
+        for s in ["", "plain", "a\"b\\c", "line\nbreak\ttab\r", "\u{1}\u{1f}\u{7f}", "é😀", &"\n\u{2}".repeat(300)] {
+            assert_eq!(esc(s) + 2, serde_json::to_string(s).unwrap().len(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn weight_is_at_least_the_json_without_ts() {
+        let entries = [
+            Entry::system("2026-01-01T00:00:00Z", "a \"quoted\" notice"),
+            Entry::tool_call("t", "Bash", serde_json::json!({"command": "ls\n", "n": [1, 2]}), Some("id".into())),
+            Entry::tool_result("t", "id", Some("Bash".into()), "out\u{1}", true),
+            Entry::assistant("t", "hi").with_parent(Some("toolu_1")),
+            Entry::diff("t", "add", "+x"),
+            Entry::init("t", "m", "s"),
+        ];
+        for e in &entries {
+            let json = serde_json::to_string(e).unwrap().len() - serde_json::to_string(e.ts()).unwrap().len() - 6;
+            assert!(weight(e) >= json && weight(e) <= json + 96, "{e:?}: weight {} json {json}", weight(e));
+        }
+    }
+
+    #[test]
+    fn a_budget_stops_a_line_and_says_so() {
+        let budget = open(10);
+        let mut out = Vec::new();
+        for i in 0..MIN_ENTRIES + 5 {
+            super::super::Emit::emit(&mut out, Entry::stdout("t", i.to_string()));
+        }
+        assert!(stopped());
+        budget.close("t", &mut out);
+        assert!(!stopped());
+        assert_eq!(out.len(), MIN_ENTRIES + 1);
+        assert!(matches!(&out[MIN_ENTRIES], Entry::System { text, .. } if text.contains("5 more entries")));
+    }
+}
