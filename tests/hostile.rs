@@ -529,3 +529,20 @@ fn api_arguments_with_lone_surrogates_and_deep_nesting() {
         }
     }
 }
+
+/// Claude partial messages with huge ids: the stream state keeps at most
+/// `MAX_SEEN_BYTES` of message and parent ids (besides its 32-message cap).
+#[test]
+fn streamed_message_ids_are_bounded_by_bytes() {
+    use agentlines::formats::common::MAX_SEEN_BYTES;
+    let big = "m".repeat(1 << 20);
+    let before = live();
+    let mut p = StdoutParser::with_format(Format::Claude);
+    for i in 0..24 {
+        let start = json!({"type":"stream_event","parent_tool_use_id":format!("{i}{big}"),"event":{"type":"message_start","message":{"id":format!("{i}{big}"),"content":[]}}});
+        drop(p.parse_line(&start.to_string(), TS));
+    }
+    let held = live() - before;
+    assert!(held < (MAX_SEEN_BYTES + (4 << 20)) as isize, "24 messages with 1 MB ids hold {held} bytes");
+    drop(p);
+}
