@@ -53,6 +53,9 @@ fn parse_line_into(
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
     let line = line.strip_suffix('\r').unwrap_or(line);
+    // A byte-order mark before the text (a file saved by an editor, a Windows tool's
+    // output) is not part of it; the host's `trim()` drops it too.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     if line.trim().is_empty() {
         return None;
     }
@@ -60,6 +63,22 @@ fn parse_line_into(
         overlong_entries(line.len(), line, ts, out);
         return None;
     }
+    // What one line may produce is bounded (common::budget); past it, one notice says what
+    // was left out.
+    let budget = common::budget::open(line.len());
+    let seen = read_line_into(line, ts, format, states, out);
+    budget.close(ts, out);
+    seen
+}
+
+/// [`parse_line_into`] for a line that is not blank and not over-long.
+fn read_line_into(
+    line: &str,
+    ts: &str,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
     let mut cleaned = String::new();
     let Some(value) = read_object(line, &mut cleaned) else {
         return Some(formats::parse_text(line, ts, format, out));
@@ -181,23 +200,36 @@ fn strip_terminal_escapes(out: &mut [Entry], start: usize) {
 /// After each complete assistant message, one `system` entry per turn-signal block in its
 /// text ("Awaiting choice: …", "Session name: …", "Error: …"), so a viewer can show what the
 /// agent asked for; the assistant text itself is left as it is. Streamed pieces
-/// (`delta: true`) are not read: a block can span several of them.
+/// (`delta: true`) are not read: a block can span several of them. At most
+/// `MAX_TURN_SIGNAL_NOTICES` per message, then one notice counting the rest.
 #[cfg(feature = "turn-signals")]
 fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
-    let mut i = start;
-    while i < out.len() {
-        if let Entry::Assistant { text, delta: None, ts, .. } = &out[i] {
-            let notices = crate::turn_signals::turn_signal_notices(text);
-            if !notices.is_empty() {
-                let ts = ts.clone();
-                let n = notices.len();
-                out.splice(i + 1..i + 1, notices.into_iter().map(|t| Entry::system(&ts, t)));
-                i += n;
-            }
+    let has_blocks = |e: &Entry| matches!(e, Entry::Assistant { text, delta: None, .. } if text.contains("```"));
+    if !out[start..].iter().any(has_blocks) {
+        return;
+    }
+    // The line's entries were counted by the budget when they were added: they go back as
+    // they are, the notices through `emit` (so they count too).
+    for e in out.split_off(start) {
+        let notices = match &e {
+            Entry::Assistant { text, delta: None, .. } => crate::turn_signals::turn_signal_notices(text),
+            _ => Vec::new(),
+        };
+        let ts = e.ts().to_owned();
+        out.push(e);
+        let n = notices.len();
+        for t in notices.into_iter().take(MAX_TURN_SIGNAL_NOTICES) {
+            out.emit(Entry::system(&ts, t));
         }
-        i += 1;
+        if n > MAX_TURN_SIGNAL_NOTICES {
+            let more = n - MAX_TURN_SIGNAL_NOTICES;
+            out.emit(Entry::system(&ts, format!("… {more} more turn-signal blocks in this message not listed")));
+        }
     }
 }
+
+/// Turn-signal notices listed per assistant message (real messages have a handful).
+pub const MAX_TURN_SIGNAL_NOTICES: usize = 64;
 
 #[cfg(not(feature = "turn-signals"))]
 fn add_turn_signal_notices(_out: &mut [Entry], _start: usize) {}

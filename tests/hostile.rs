@@ -15,7 +15,7 @@ use agentlines::{parse_line, parse_line_as, Entry, Format, StdoutParser};
 use serde_json::{json, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use support_robust::{check_entries, is_blank};
+use support_robust::{check_amplification, check_entries, is_blank};
 
 struct Counting;
 
@@ -326,4 +326,226 @@ fn ki3_codex_message_with_string_content_is_shown() {
 fn ki4_cursor_assistant_with_string_message_is_shown() {
     let line = r#"{"type":"assistant","message":"API key invalid or expired","session_id":"s","model_call_id":"m","timestamp_ms":1770823845357}"#;
     assert!(!parse_line(line, TS).is_empty());
+}
+
+// Output amplification (issue 16): what one line may produce is bounded relative to its size
+// (`formats::common::budget`), and past the bound one notice says what was left out.
+
+use agentlines::formats::common::budget::{limits, MIN_ENTRIES, MIN_OUTPUT_BYTES};
+use agentlines::parser::parse_log_with;
+
+/// Bytes of entries as JSON without their `ts` (what the budget measures), by serde_json.
+fn out_bytes(out: &[Entry]) -> usize {
+    out.iter()
+        .map(|e| serde_json::to_string(e).unwrap().len() - serde_json::to_string(e.ts()).unwrap().len() - 6)
+        .sum()
+}
+
+const CUT: &str = "output of this line cut at ";
+
+/// `(what, line, notice that must be there)`: one-line shapes that used to give far more
+/// output than input (measured in docs/robustness.md).
+fn amplifiers() -> Vec<(&'static str, String, &'static str)> {
+    let empties = |n: usize| vec!["{}"; n].join(",");
+    let images = vec![r#"{"type":"image"}"#; 100_000].join(",");
+    let few = vec![r#"{"type":"text","text":"hi"}"#; 2000].join(",");
+    let fences = "```error\nx\n```\n".repeat(200_000);
+    vec![
+        ("array of 300k empty objects", format!("[{}]", empties(300_000)), CUT),
+        ("claude message with 100k image blocks", format!(r#"{{"type":"assistant","message":{{"content":[{images}]}}}}"#), CUT),
+        (
+            "2000 blocks under a 64 KB parent_tool_use_id",
+            format!(r#"{{"type":"assistant","parent_tool_use_id":"{}","message":{{"content":[{few}]}}}}"#, "p".repeat(64 << 10)),
+            CUT,
+        ),
+        (
+            "codex file_change with 100k empty changes",
+            format!(r#"{{"type":"item.completed","item":{{"id":"i","type":"file_change","status":"completed","changes":[{}]}}}}"#, empties(100_000)),
+            "more changes not listed",
+        ),
+        (
+            "assistant text with 200k error fences",
+            json!({"type":"assistant","message":{"content":[{"type":"text","text":fences}]}}).to_string(),
+            "more turn-signal blocks in this message not listed",
+        ),
+    ]
+}
+
+fn check_bounded(what: &str, line: &str, out: &[Entry], notice: &str) {
+    ok(out);
+    if let Err(e) = check_amplification(line, out) {
+        panic!("{what}: {e}");
+    }
+    let said = out.iter().any(|e| matches!(e, Entry::System { text, .. } | Entry::Diff { text, .. } if text.contains(notice)))
+        || out.iter().any(|e| matches!(e, Entry::ToolResult { content, .. } if content.contains(notice)));
+    assert!(said, "{what}: no notice {notice:?}");
+}
+
+#[test]
+fn one_line_cannot_flood_the_output() {
+    for (what, line, notice) in amplifiers() {
+        check_bounded(what, &line, &parse_line(&line, TS), notice);
+        check_bounded(what, &line, &StdoutParser::new().parse_line(&line, TS), notice);
+        check_bounded(what, &line, &parse_log_with(&line, |_| TS.to_owned(), true), notice);
+        // The next line has its own budget.
+        let mut p = StdoutParser::new();
+        p.parse_line(&line, TS);
+        assert_eq!(p.parse_line("after", TS), vec![Entry::stdout(TS, "after")], "{what}");
+    }
+    // The cut notice counts what was left out: 300k empty objects, 28 125 kept.
+    let line = format!("[{}]", vec!["{}"; 300_000].join(","));
+    let out = parse_line(&line, TS);
+    let Some(Entry::System { text, .. }) = out.last() else { panic!("no notice") };
+    assert!(text.contains(&format!("{} more entries", 300_000 - (out.len() - 1))), "{text}");
+}
+
+#[test]
+fn amplification_time_is_linear() {
+    let time = |n: usize| {
+        let line = format!("[{}]", vec!["{}"; n].join(","));
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                drop(parse_line(&line, TS));
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, big) = (time(100_000), time(800_000));
+    // 8x the input: at most ~8x the time (16x allowed for a busy machine), never quadratic.
+    assert!(big < small * 16 + std::time::Duration::from_millis(50), "{small:?} -> {big:?}");
+}
+
+#[test]
+fn a_bom_before_a_line_is_dropped() {
+    let user = "\u{feff}{\"type\":\"user\",\"message\":{\"content\":\"bom\"}}";
+    for out in [parse_line(user, TS), StdoutParser::new().parse_line(user, TS), StdoutParser::new().parse_chunk(&format!("{user}\n"), TS)] {
+        assert!(matches!(&out[..], [Entry::User { text, .. }] if text == "bom"), "{out:?}");
+    }
+    assert_eq!(parse_line("\u{feff}hello", TS), vec![Entry::stdout(TS, "hello")]);
+    assert!(parse_line("\u{feff}", TS).is_empty());
+}
+
+/// Every fixture (and with `AGENTLINES_CORPUS=<dir>` every `.jsonl`/`.ndjson` file there) line
+/// by line, stateless and through one stateful parser per file: no line comes near the budget
+/// (half of it at most), so the caps never cut real output.
+#[test]
+fn real_output_stays_far_inside_the_budget() {
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        for e in rd.flatten() {
+            let p = e.path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                files(&p, out);
+            } else if [".jsonl", ".ndjson", ".txt", ".log"].iter().any(|x| name.ends_with(x)) && !name.contains(".expected.") {
+                out.push(p);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"), &mut all);
+    if let Some(dir) = std::env::var_os("AGENTLINES_CORPUS") {
+        files(std::path::Path::new(&dir), &mut all);
+    }
+    let (mut lines, mut most_entries, mut most_bytes, mut worst_ratio) = (0, 0, 0, 0.0f64);
+    for f in &all {
+        let text = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
+        let mut p = StdoutParser::new();
+        for line in text.split('\n') {
+            for out in [parse_line(line, TS), p.parse_line(line, TS)] {
+                let (max_entries, max_bytes) = limits(line.len());
+                let bytes = out_bytes(&out);
+                let cut = out.iter().any(|e| matches!(e, Entry::System { text, .. } if text.starts_with(CUT) || text.contains("more turn-signal blocks in this message")));
+                assert!(!cut, "{}: a real line was cut: {}", f.display(), &line[..line.len().min(200)]);
+                assert!(out.len() * 2 <= max_entries && bytes * 2 <= max_bytes, "{}: {} entries, {bytes} bytes from {} bytes", f.display(), out.len(), line.len());
+                most_entries = most_entries.max(out.len());
+                most_bytes = most_bytes.max(bytes);
+                if line.len() >= 512 {
+                    worst_ratio = worst_ratio.max(bytes as f64 / line.len() as f64);
+                }
+            }
+            lines += 1;
+        }
+    }
+    assert!(lines > 1000, "fixtures not found");
+    println!(
+        "{} files, {lines} lines: at most {most_entries} entries (limit >= {MIN_ENTRIES}), {most_bytes} bytes (limit >= {MIN_OUTPUT_BYTES}) per line, output/input <= {worst_ratio:.2} for lines >= 512 B",
+        all.len()
+    );
+}
+
+/// Pending tool calls are bounded by bytes as well as by count (issue 16, item 7): calls with
+/// 256 KB ids and names used to be kept 4096 deep (1 200 of them pinned 905 MB of wasm memory).
+#[test]
+fn pending_calls_are_bounded_by_bytes() {
+    use agentlines::formats::common::MAX_SEEN_BYTES;
+    let big = "i".repeat(256 << 10);
+    let call = |i: usize| {
+        json!({"type":"assistant","message":{"id":format!("m{i}"),"role":"assistant","content":[
+            {"type":"tool_use","id":format!("{i}{big}"),"name":format!("{i}{big}"),"input":{}}]}})
+        .to_string()
+    };
+    let before = live();
+    let mut p = StdoutParser::new();
+    for i in 0..48 {
+        drop(p.parse_line(&call(i), TS));
+    }
+    let held = live() - before;
+    // The cap plus the newest call (kept whatever its size) and the maps' slack.
+    assert!(held < (MAX_SEEN_BYTES + (4 << 20)) as isize, "48 calls with 256 KB ids hold {held} bytes");
+    // The newest calls are still paired, the oldest were forgotten.
+    let result = |i: usize| {
+        json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("{i}{big}"),"content":"done"}]}}).to_string()
+    };
+    let name_of = |out: Vec<Entry>| {
+        out.into_iter().find_map(|e| match e {
+            Entry::ToolResult { tool_name, .. } => Some(tool_name.is_some()),
+            _ => None,
+        })
+    };
+    assert_eq!(name_of(p.parse_line(&result(47), TS)), Some(true));
+    assert_eq!(name_of(p.parse_line(&result(0), TS)), Some(false));
+    drop(p);
+}
+
+/// Arguments of the name-based API (issue 16, item 4): a lone surrogate (which
+/// `JSON.stringify` writes as `\ud83d`) is read as U+FFFD instead of refusing the call;
+/// arguments nested past the JSON reader's limit give a clear error, never a crash.
+#[test]
+fn api_arguments_with_lone_surrogates_and_deep_nesting() {
+    use agentlines::api::{call, MAX_ARG_DEPTH};
+    let answer = |name: &str, args: &str| -> Value { serde_json::from_str(&call(name, args)).expect("answer is JSON") };
+    assert_eq!(answer("stripUiMetadata", r#"["cut \ud83d"]"#), json!({"ok": "cut \u{fffd}"}));
+    assert_eq!(answer("stripUiMetadata", r#"["low \udc00 and pair \ud83d\ude00"]"#), json!({"ok": "low \u{fffd} and pair \u{1f600}"}));
+    let a = answer("parseAwaitGate", r#"["```await-gate\n{\"title\":\"t\ud800\",\"options\":[]}\n```"]"#);
+    assert!(a.get("ok").is_some(), "{a}");
+    let read = answer("claudeCode_read", r#"[{"text":"{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi \ud83d\"}}"}]"#);
+    assert!(read.get("ok").is_some(), "{read}");
+    for depth in [MAX_ARG_DEPTH + 72, 100_000] {
+        let deep = format!("[{}\"x\"{}]", "[".repeat(depth), "]".repeat(depth));
+        for name in ["extractText", "stripUiMetadata", "parseMessage", "claudeCode_read"] {
+            let a = answer(name, &deep);
+            let msg = a["throws"].as_str().unwrap_or_else(|| panic!("{name}: {a}"));
+            assert!(msg.contains("nested deeper than 128 levels"), "{name}: {msg}");
+        }
+    }
+}
+
+/// Claude partial messages with huge ids: the stream state keeps at most
+/// `MAX_SEEN_BYTES` of message and parent ids (besides its 32-message cap).
+#[test]
+fn streamed_message_ids_are_bounded_by_bytes() {
+    use agentlines::formats::common::MAX_SEEN_BYTES;
+    let big = "m".repeat(1 << 20);
+    let before = live();
+    let mut p = StdoutParser::with_format(Format::Claude);
+    for i in 0..24 {
+        let start = json!({"type":"stream_event","parent_tool_use_id":format!("{i}{big}"),"event":{"type":"message_start","message":{"id":format!("{i}{big}"),"content":[]}}});
+        drop(p.parse_line(&start.to_string(), TS));
+    }
+    let held = live() - before;
+    assert!(held < (MAX_SEEN_BYTES + (4 << 20)) as isize, "24 messages with 1 MB ids hold {held} bytes");
+    drop(p);
 }

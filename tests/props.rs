@@ -72,6 +72,7 @@ fn check_line(line: &str, forced: &[Format]) -> Result<(), String> {
 fn check_line_with(line: &str, forced: &[Format], must_show: bool) -> Result<(), String> {
     let a = parse_line(line, TS);
     let json = check_entries(&a)?;
+    check_amplification(line, &a)?;
     if must_show && !is_blank(line) && a.is_empty() && may_be_invisible(line).is_none() {
         return Err("non-blank line gave no entries (not a documented invisible kind)".into());
     }
@@ -87,6 +88,7 @@ fn check_line_with(line: &str, forced: &[Format], must_show: bool) -> Result<(),
         // A line forced through another runtime's module may show nothing (each module
         // documents its own invisible shapes); the other invariants hold for every module.
         check_entries(&out).map_err(|e| format!("forced {}: {e}", f.name()))?;
+        check_amplification(line, &out).map_err(|e| format!("forced {}: {e}", f.name()))?;
     }
     Ok(())
 }

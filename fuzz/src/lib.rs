@@ -11,7 +11,7 @@
 pub mod support;
 
 use agentlines::{entries_to_json, parse_line, parse_line_as, Entry, Format, StdoutParser};
-use support::{check_entries, is_blank, may_be_invisible};
+use support::{check_amplification, check_entries, is_blank, may_be_invisible};
 
 const TS: &str = "2026-01-01T00:00:00.000Z";
 
@@ -59,6 +59,7 @@ pub fn parse_line_target(data: &[u8]) {
     let line = text(data);
     let out = parse_line(&line, TS);
     let json = must(check_entries(&out), "parse_line", &line);
+    must(check_amplification(&line, &out).map(|_| String::new()), "parse_line amplification", &line);
     must_show(&out, &line, "parse_line");
     assert_eq!(entries_to_json(&parse_line(&line, TS)), json, "not deterministic: {line:?}");
     // Lines over 16 MB never get here from libFuzzer (max_len); forced runtimes see them all.

@@ -171,7 +171,11 @@ fn message_line(
             }
         }
         Some(Value::Array(blocks)) => {
-            for b in blocks {
+            for (i, b) in blocks.iter().enumerate() {
+                if common::budget::stopped() {
+                    common::budget::skip(blocks.len() - i);
+                    break;
+                }
                 if assistant {
                     let st = state.as_deref_mut();
                     assistant_block(b, msg_id, parent, ts, st, out);

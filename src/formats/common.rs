@@ -5,6 +5,7 @@
 use crate::entry::Entry;
 use std::collections::VecDeque;
 
+pub mod budget;
 pub mod diff;
 mod num;
 mod shape;
@@ -18,7 +19,8 @@ pub type Json = serde_json::Value;
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
 /// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
-/// entry (about 9 KB of the wasm).
+/// entry (about 9 KB of the wasm). While a line is parsed, an entry past the line's output
+/// budget is not added ([`budget`]).
 pub trait Emit {
     fn emit(&mut self, e: Entry);
 }
@@ -26,7 +28,9 @@ pub trait Emit {
 impl Emit for Vec<Entry> {
     #[inline(never)]
     fn emit(&mut self, e: Entry) {
-        self.push(e);
+        if budget::admit(&e) {
+            self.push(e);
+        }
     }
 }
 
@@ -88,14 +92,28 @@ pub fn path<'a, 'v>(v: &'a Value<'v>, keys: &[&str]) -> Option<&'a Value<'v>> {
     Some(cur)
 }
 
-/// Ids a stateful parser remembers, each with a small JSON value, bounded: past `cap` ids
-/// the oldest is forgotten. Kept in serde_json's map (in the wasm anyway, for JSON objects)
-/// rather than a `HashMap`/`HashSet`, whose hash-table code would be a few KB more of wasm
-/// for each key/value type.
+/// Ids a stateful parser remembers, each with a small JSON value, bounded: past `cap` ids,
+/// or past [`MAX_SEEN_BYTES`] of ids and values, the oldest is forgotten (so a few calls with
+/// megabyte ids cannot pin memory either; the newest is always kept). Kept in serde_json's
+/// map (in the wasm anyway, for JSON objects) rather than a `HashMap`/`HashSet`, whose
+/// hash-table code would be a few KB more of wasm for each key/value type.
 #[derive(Debug, Default)]
 pub struct SeenIds {
     values: serde_json::Map<String, Json>,
     order: VecDeque<String>,
+    /// About the heap bytes of `values` and `order` (see `seen_cost`).
+    bytes: usize,
+}
+
+/// Bytes of ids and values one [`SeenIds`] keeps at most (besides its count cap, and besides
+/// the newest id, which is kept whatever its size). Real ids are under 100 bytes: 4096 of
+/// them with their values take well under 1 MiB.
+pub const MAX_SEEN_BYTES: usize = 4 << 20;
+
+/// What one remembered id costs: the id twice (map key and eviction order), its value, and
+/// the map's and queue's per-item overhead.
+fn seen_cost(id: &str, v: &Json) -> usize {
+    2 * id.len() + budget::json_weight(v) + 64
 }
 
 impl SeenIds {
@@ -106,22 +124,27 @@ impl SeenIds {
 
     /// Sets the value of `id`; a new id goes last in the eviction order.
     pub fn set(&mut self, id: &str, value: Json, cap: usize) {
+        let cost = seen_cost(id, &value);
         if let Some(v) = self.values.get_mut(id) {
+            self.bytes = self.bytes - seen_cost(id, v) + cost;
             *v = value;
             return;
         }
         self.values.insert(id.owned(), value);
         self.order.push_back(id.owned());
-        if self.order.len() > cap {
-            if let Some(old) = self.order.pop_front() {
-                self.values.remove(&old);
+        self.bytes += cost;
+        while (self.order.len() > cap || self.bytes > MAX_SEEN_BYTES) && self.order.len() > 1 {
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some(v) = self.values.remove(&old) {
+                self.bytes -= seen_cost(&old, &v);
             }
         }
     }
 
     /// Forgets `id`.
     pub fn remove(&mut self, id: &str) {
-        if self.values.remove(id).is_some() {
+        if let Some(v) = self.values.remove(id) {
+            self.bytes -= seen_cost(id, &v);
             self.order.retain(|o| o != id);
         }
     }
@@ -350,7 +373,7 @@ impl<'de> serde::de::Visitor<'de> for TopLevel {
 /// string was cut inside an emoji) becomes `\ufffd`, and a number past f64 (`1e400`)
 /// becomes the largest finite one. `None` when there is nothing to rewrite. Only called for
 /// a line that failed to parse, so it costs nothing on good input.
-fn js_json_to_serde(t: &str) -> Option<String> {
+pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
     let b = t.as_bytes();
     let hex4 = |i: usize| -> Option<u32> {
         let s = t.get(i..i + 4)?;

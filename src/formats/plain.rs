@@ -61,7 +61,11 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     if items.is_empty() || !items.iter().all(Value::is_object) {
         return false;
     }
-    for item in &items {
+    for (i, item) in items.iter().enumerate() {
+        if super::common::budget::stopped() {
+            super::common::budget::skip(items.len() - i);
+            break;
+        }
         match super::detect_json(item) {
             Some((format, _)) => super::parse_json(format, item, "", ts, None, out),
             None => out.emit(super::common::unknown_event(ts, "", item)),

@@ -455,6 +455,28 @@ pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
     Ok(json)
 }
 
+/// The amplification bound of one line's answer (issue 16, `formats::common::budget`): at
+/// most the line's entry limit (plus the one notice that says what was cut) and its output
+/// byte limit, measured here with serde_json as entry JSON without `ts` (the budget's own
+/// count is an estimate: 25% and 1 KiB of slack for its per-field constants and the notice).
+pub fn check_amplification(line: &str, entries: &[Entry]) -> Result<(), String> {
+    let (max_entries, max_bytes) = agentlines::formats::common::budget::limits(line.len());
+    if entries.len() > max_entries + 1 {
+        return Err(format!("{} entries from {} bytes (limit {max_entries})", entries.len(), line.len()));
+    }
+    let bytes: usize = entries
+        .iter()
+        .map(|e| {
+            let all = serde_json::to_string(e).map_or(0, |j| j.len());
+            all.saturating_sub(serde_json::to_string(e.ts()).map_or(0, |j| j.len()) + 6)
+        })
+        .sum();
+    if bytes > max_bytes + max_bytes / 4 + 1024 {
+        return Err(format!("{bytes} output bytes from {} bytes (limit {max_bytes})", line.len()));
+    }
+    Ok(())
+}
+
 pub fn clip(s: &str) -> String {
     match s.char_indices().nth(std::env::var("CLIP").ok().and_then(|v| v.parse().ok()).unwrap_or(300)) {
         Some((i, _)) => format!("{}…", &s[..i]),

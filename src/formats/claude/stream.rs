@@ -86,8 +86,15 @@ impl State {
         total - before
     }
 
+    /// A message starts streaming; the oldest are forgotten past `MAX_MESSAGES` or past
+    /// `common::MAX_SEEN_BYTES` of ids (hostile megabyte ids cannot pin memory).
     fn start(&mut self, id: &str, parent: Option<&str>) {
-        if self.messages.len() >= MAX_MESSAGES {
+        let size = |m: &Streamed| m.id.len() + m.parent.as_ref().map_or(0, String::len);
+        let new = id.len() + parent.map_or(0, str::len);
+        while !self.messages.is_empty()
+            && (self.messages.len() >= MAX_MESSAGES
+                || self.messages.iter().map(size).sum::<usize>() + new > super::super::common::MAX_SEEN_BYTES)
+        {
             self.messages.pop_front();
         }
         self.messages.push_back(Streamed {

@@ -21,7 +21,7 @@ pub(super) struct Budget {
 }
 
 impl Budget {
-    fn push(&mut self, ts: &str, change_type: &'static str, text: &str, out: &mut Vec<Entry>) {
+    pub(super) fn push(&mut self, ts: &str, change_type: &'static str, text: &str, out: &mut Vec<Entry>) {
         if self.used < MAX_DIFF_LINES {
             self.used += 1;
             out.emit(Entry::diff(ts, change_type, text));

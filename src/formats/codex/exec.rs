@@ -186,11 +186,17 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Json) {
         ),
         "file_change" => {
             let changes: Vec<Json> = changes_of(item)
+                .take(MAX_LISTED_CHANGES)
                 .map(|(path, kind)| {
                     object([("path", Some(path.into())), ("kind", Some(kind.into()))])
                 })
                 .collect();
-            ("file_change".owned(), object([("changes", Some(Json::Array(changes)))]))
+            let more = changes_of(item).count().saturating_sub(MAX_LISTED_CHANGES);
+            let input = object([
+                ("changes", Some(Json::Array(changes))),
+                ("changes_not_listed", (more > 0).then(|| more.into())),
+            ]);
+            ("file_change".owned(), input)
         }
         "mcp_tool_call" => {
             let server = str_of(item, "server").unwrap_or("");
@@ -232,7 +238,11 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
         }
         "file_change" => {
             let mut lines: Vec<String> =
-                changes_of(item).map(|(p, k)| format!("{k} {p}")).collect();
+                changes_of(item).take(MAX_LISTED_CHANGES).map(|(p, k)| format!("{k} {p}")).collect();
+            let more = changes_of(item).count().saturating_sub(MAX_LISTED_CHANGES);
+            if more > 0 {
+                lines.push(format!("… {more} more changes not listed"));
+            }
             if failed {
                 lines.insert(0, format!("patch {status}"));
             }
@@ -278,6 +288,10 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
     }
 }
 
+/// Changes of one file_change item listed in its call and result (real items list a few;
+/// the diff entries have their own budget, `diff::MAX_DIFF_LINES`).
+const MAX_LISTED_CHANGES: usize = 400;
+
 /// `(path, kind)` of each change of a file_change item.
 fn changes_of<'a>(item: &'a Value) -> impl Iterator<Item = (&'a str, &'a str)> {
     item.get("changes").and_then(Value::as_array).into_iter().flatten().map(change_of)
@@ -298,7 +312,7 @@ fn file_change_diffs(item: &Value, ts: &str, out: &mut Vec<Entry>) {
     let mut budget = diff::Budget::default();
     for c in item.get("changes").and_then(Value::as_array).into_iter().flatten() {
         let (path, kind) = change_of(c);
-        out.emit(Entry::diff(ts, "file_header", format!("{path} ({kind})")));
+        budget.push(ts, "file_header", &format!("{path} ({kind})"), out);
         if let Some(d) = nonempty_str(c, "diff") {
             diff::unified(d, ts, &mut budget, out);
         }
