@@ -633,7 +633,11 @@ pub const INVISIBLE: &[Invisible] = &[
     Invisible {
         documented_in: "docs/formats/plain.md step 5",
         reason: "plain text that is blank after removing escapes and control characters",
-        applies: |v, line| v.is_none() && without_escapes(line).chars().all(|c| c.is_whitespace() || c.is_control()),
+        // (A leading byte-order mark is dropped before anything else: docs/robustness.md.)
+        applies: |v, line| {
+            let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+            v.is_none() && without_escapes(line).chars().all(|c| c.is_whitespace() || c.is_control())
+        },
     },
     Invisible {
         documented_in: "docs/formats/claude.md, stream_event / Invisible cases",
