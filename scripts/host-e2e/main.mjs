@@ -11,7 +11,8 @@
 //       longer does, upstream has fixed it: the check says so and the workaround can go.
 //   (b) with the workaround (fix.mjs, a Playwright init script): our parser renders the run.
 //   (c) ours vs the built-in parser: time to a stable render, rows shown, raw-JSON rows.
-// Asserts: ours 0 raw-JSON rows, no page errors, rows >= the built-in's. Writes
+// Asserts: ours 0 raw-JSON lines, no page/worker errors, its worker ready, tool calls shown
+// >= the built-in's (rows are reported, not asserted: see below). Writes
 // target/host-e2e/result.json and docs/screenshots/host-e2e-*.png (the numbers go in
 // docs/host-e2e.md by hand, dated). Server and Postgres are stopped on every exit path.
 // Options: --keep-screens-off (no screenshots), HOST_E2E_PORT (default 3199).
@@ -84,7 +85,7 @@ async function main() {
     const ours = runs.find((r) => r.which === "ours");
     const m = await measure(ours, { fix: false });
     const bug = m.workerErrors.find((e) => /caches|indexedDB|read.?only|getter/i.test(e));
-    result.asShipped = { workerErrors: m.workerErrors, rows: m.rows, rawJson: m.rawJson, bug12223: Boolean(bug) };
+    result.asShipped = { workerErrors: m.workerErrors, rows: m.rows, rawJson: m.rawJson, rawJsonRows: m.rawJsonRows, bug12223: Boolean(bug) };
     if (bug) log(`as shipped: the parser worker dies (#12223 still present): ${bug}`);
     else log("as shipped: NO #12223 error — upstream may have fixed it; the workaround in page.mjs may be dropped");
   }
@@ -94,7 +95,7 @@ async function main() {
     const shot = r.log.startsWith("claude-session") ? join(root, "docs", "screenshots", `host-e2e-${r.which}.png`) : null;
     const m = await measure(r, { fix: true, shot });
     result.runs.push({ which: r.which, log: r.log, status: r.status, error: r.error, stored: r.stored, ...m });
-    log(`${r.which} ${r.log}: ${m.rows} rows, ${m.rawJson} raw-JSON rows, stable after ${m.renderMs} ms, page errors ${m.pageErrors.length}, worker errors ${m.workerErrors.length}`);
+    log(`${r.which} ${r.log}: ${m.rows} rows, ${m.rawJson} raw-JSON lines in ${m.rawJsonRows} rows, ${m.loadMoreClicks} load-more, stable after ${m.renderMs} ms, page errors ${m.pageErrors.length}, worker errors ${m.workerErrors.length}`);
   }
   mkdirSync(p.work, { recursive: true });
   writeFileSync(join(p.work, "result.json"), JSON.stringify(result, null, 2) + "\n");
@@ -103,11 +104,13 @@ async function main() {
   for (const l of LOGS) {
     const o = result.runs.find((r) => r.which === "ours" && r.log === l.name);
     const b = result.runs.find((r) => r.which === "builtin" && r.log === l.name);
-    if (o.rawJson !== 0) fails.push(`${l.name}: ours shows ${o.rawJson} raw-JSON rows`);
+    if (o.rawJson !== 0) fails.push(`${l.name}: ours shows ${o.rawJson} raw-JSON lines in ${o.rawJsonRows} rows`);
     if (o.pageErrors.length || o.workerErrors.length) fails.push(`${l.name}: errors ${JSON.stringify([...o.pageErrors, ...o.workerErrors])}`);
     if (!o.parserReady) fails.push(`${l.name}: our parser's worker never answered ready`);
-    if (o.rows < b.rows) fails.push(`${l.name}: ours ${o.rows} rows < built-in ${b.rows}`);
-    log(`${l.name}: ours ${o.rows} rows / ${o.rawJson} raw JSON in ${o.renderMs} ms; built-in ${b.rows} rows / ${b.rawJson} raw JSON in ${b.renderMs} ms`);
+    // Not rows >= the built-in's: issue 15 (classes 6, 11) brings rows down on purpose (tool
+    // groups no longer split by progress notices), so the check is on what the rows carry.
+    if (o.toolCalls < b.toolCalls) fails.push(`${l.name}: ours shows ${o.toolCalls} tool calls < built-in ${b.toolCalls}`);
+    log(`${l.name}: ours ${o.rows} rows, ${o.toolCalls} tool calls, ${o.rawJson} raw JSON, ${o.renderMs} ms; built-in ${b.rows} rows, ${b.toolCalls} tool calls, ${b.rawJson} raw JSON in ${b.rawJsonRows} rows, ${b.renderMs} ms`);
   }
   if (!result.asShipped.bug12223) log("note: #12223 not reproduced as shipped (see above)");
   if (fails.length) throw new Error(`host-e2e failed:\n  ${fails.join("\n  ")}`);
@@ -125,8 +128,16 @@ async function measure(r, { fix, shot = null }) {
   await page.goto(r.url, { waitUntil: "domcontentloaded" });
   let last = null, stableSince = Date.now(), renderMs = null;
   const end = Date.now() + 60_000;
+  let loads = 0;
   while (Date.now() < end) {
     const c = await page.evaluate(countRows);
+    if (c.loadMore && loads < 16) {
+      // The page shows the first 256 KB; the whole log is what is compared.
+      await page.getByRole("button", { name: /load more log/i }).first().click().catch(() => {});
+      loads++; last = null;
+      await page.waitForTimeout(100);
+      continue;
+    }
     const key = `${c.rows}/${c.rawJson}`;
     if (c.rows > 0 && key === last) {
       if (Date.now() - stableSince >= 1500) break;
@@ -140,7 +151,7 @@ async function measure(r, { fix, shot = null }) {
   if (process.env.HOST_E2E_DUMP) writeFileSync(join(p.work, `page-${r.which}-${r.log}-${fix ? "fix" : "shipped"}.html`), await page.content());
   if (shot) await page.screenshot({ path: shot, fullPage: false });
   await ctx.close();
-  return { rows: c.rows, rawJson: c.rawJson, byKind: c.byKind, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
+  return { rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
 }
 
 main().then(cleanup, async (e) => {

@@ -50,8 +50,36 @@ export function pageScript(fix) {
 })();`;
 }
 
-/** Runs in the page: the transcript's rows, how many show raw JSON, rows by label. */
+/**
+ * Runs in the page: the transcript's rows (children of the list under the "Transcript (n)"
+ * header, as the 2026.916.1 run page lays them out), rows by their label (digits dropped:
+ * "2 system messages" -> "# system messages"), raw-JSON lines (a text line that is a JSON
+ * object, as the host's fallback shows an unparsed line) and rows that hold any.
+ * `toolCalls`: the tool calls the rows stand for (grouped rows count their calls).
+ * `loadMore`: whether a "Load more log" button is on the page (the page shows 256 KB first).
+ */
 export function countRows() {
-  const main = document.querySelector("main") ?? document.body;
-  return { rows: main.innerText.length, rawJson: 0, byKind: {}, html: main.outerHTML.length };
+  const header = [...document.querySelectorAll("span")].find((s) => /^Transcript \(\d+\)$/.test(s.textContent.trim()));
+  const loadMore = [...document.querySelectorAll("button")].some((b) => /load more log/i.test(b.textContent));
+  const list = header?.parentElement?.nextElementSibling?.firstElementChild;
+  if (!list) return { rows: 0, rawJson: 0, rawJsonRows: 0, toolCalls: 0, byKind: {}, loadMore, found: false };
+  let rawJson = 0, rawJsonRows = 0, toolCalls = 0;
+  const byKind = {};
+  for (const row of list.children) {
+    const text = row.innerText ?? row.textContent;
+    // A JSON object line, whole or cut by the host's 64 Ki-char chunk truncation.
+    const n = text.split("\n").filter((l) => /^\{"[^"]*":/.test(l.trim())).length;
+    rawJson += n;
+    if (n) rawJsonRows++;
+    const labelEl = row.querySelector('[class*="uppercase"]');
+    const raw = labelEl ? labelEl.textContent.trim() : "";
+    const label = raw ? raw.replace(/\d+/g, "#").toLowerCase() : "(text)";
+    byKind[label] = (byKind[label] ?? 0) + 1;
+    // Tool calls behind a row: "Executed 3 commands", "Used Edit (2 calls)", "Used Read".
+    if (/^(used|using|executed|executing)\b/i.test(raw)) {
+      const m = raw.match(/\((\d+) calls?\)/) ?? raw.match(/(\d+)/);
+      toolCalls += m ? Number(m[1]) : 1;
+    }
+  }
+  return { rows: list.children.length, rawJson, rawJsonRows, toolCalls, byKind, loadMore, found: true };
 }
