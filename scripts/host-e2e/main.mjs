@@ -119,7 +119,7 @@ async function main() {
 
 /** Opens a run page; waits until the transcript's row count is stable for 1.5 s (max 60 s). */
 async function measure(r, { fix, shot = null }) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1800 } });
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
   await ctx.addInitScript(pageScript(fix));
   const page = await ctx.newPage();
   const pageErrors = [];
@@ -149,7 +149,17 @@ async function measure(r, { fix, shot = null }) {
   const c = await page.evaluate(countRows);
   const probe = await page.evaluate(() => window.__agentlinesProbe);
   if (process.env.HOST_E2E_DUMP) writeFileSync(join(p.work, `page-${r.which}-${r.log}-${fix ? "fix" : "shipped"}.html`), await page.content());
-  if (shot) await page.screenshot({ path: shot, fullPage: false });
+  if (shot) {
+    // The transcript's scroll box, from its top (where the run starts).
+    const box = await page.evaluateHandle(() => {
+      const h = [...document.querySelectorAll("span")].find((s) => /^Transcript \(\d+\)$/.test(s.textContent.trim()));
+      const scroller = h.parentElement.nextElementSibling;
+      scroller.scrollTop = 0;
+      return scroller;
+    });
+    await page.waitForTimeout(300);
+    await box.asElement().screenshot({ path: shot });
+  }
   await ctx.close();
   return { rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
 }
