@@ -119,7 +119,7 @@ async function main() {
 
 /** Opens a run page; waits until the transcript's row count is stable for 1.5 s (max 60 s). */
 async function measure(r, { fix, shot = null }) {
-  const ctx = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+  const ctx = await browser.newContext({ viewport: { width: 1700, height: 1300 } });
   await ctx.addInitScript(pageScript(fix));
   const page = await ctx.newPage();
   const pageErrors = [];
