@@ -15,21 +15,26 @@
 // >= the built-in's (rows are reported, not asserted: see below). Writes
 // target/host-e2e/result.json and docs/screenshots/host-e2e-*.png (the numbers go in
 // docs/host-e2e.md by hand, dated). Server and Postgres are stopped on every exit path.
-// Options: --keep-screens-off (no screenshots), HOST_E2E_PORT (default 3199).
+// Environment: AGENTLINES_CORPUS (the shared corpus), HOST_E2E_PORT (default 3199), CHROMIUM
+// (default /usr/bin/chromium), HOST_E2E_DUMP=1 (save each page's HTML in target/host-e2e/).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { paths, install, prepareInstance, startServer, stopPostgres, listeners, api } from "./server.mjs";
 import { buildAdapterPackage, setupCompany, makeRun, waitRun, storedLog, runUrl } from "./runs.mjs";
 import { pageScript, countRows } from "./page.mjs";
+import { sharedCorpus } from "../../bench/lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const p = paths(root);
 const log = (...a) => console.error("[host-e2e]", ...a);
+// The real logs: the small one is a committed fixture; the 3.3 MB one is in the shared corpus
+// (found as the benchmarks find it: AGENTLINES_CORPUS or ../shared/corpus), else skipped.
+const corpus = sharedCorpus();
 const LOGS = [
-  { name: "hivemind-background-default", file: "/work/shared/corpus/claude-stream-json/hivemind-background-default.jsonl" },
-  { name: "claude-session-spotter-fa812bfe", file: "/work/shared/corpus/bench/claude-session-spotter-fa812bfe.jsonl" },
-].map((l) => ({ ...l, file: process.env[`HOST_E2E_LOG_${l.name.split("-")[0].toUpperCase()}`] ?? l.file }));
+  { name: "hivemind-background-default", file: join(root, "tests", "fixtures", "claude", "stream-hivemind-background-default.jsonl") },
+  ...(corpus ? [{ name: "claude-session-spotter-fa812bfe", file: join(corpus, "bench", "claude-session-spotter-fa812bfe.jsonl") }] : []),
+];
 
 let server = null;
 let browser = null;
@@ -46,6 +51,7 @@ async function main() {
   const parserFile = join(root, "dist", "ui-parser.stateless.js");
   if (!existsSync(parserFile)) throw new Error(`${parserFile} is missing: run make dist`);
   for (const l of LOGS) if (!existsSync(l.file)) throw new Error(`log ${l.file} is missing`);
+  if (!corpus) log("no shared corpus (set AGENTLINES_CORPUS): only the small fixture log is replayed");
   const t0 = Date.now();
   const versions = install(p);
   log(`tools ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: node ${versions.node}, paperclipai ${versions.paperclip}`);
@@ -92,7 +98,7 @@ async function main() {
   // (b)+(c) with the workaround, every run.
   mkdirSync(join(root, "docs", "screenshots"), { recursive: true });
   for (const r of runs) {
-    const shot = r.log.startsWith("claude-session") ? join(root, "docs", "screenshots", `host-e2e-${r.which}.png`) : null;
+    const shot = r.log === LOGS[LOGS.length - 1].name ? join(root, "docs", "screenshots", `host-e2e-${r.which}.png`) : null;
     const m = await measure(r, { fix: true, shot });
     result.runs.push({ which: r.which, log: r.log, status: r.status, error: r.error, stored: r.stored, ...m });
     log(`${r.which} ${r.log}: ${m.rows} rows, ${m.rawJson} raw-JSON lines in ${m.rawJsonRows} rows, ${m.loadMoreClicks} load-more, stable after ${m.renderMs} ms, page errors ${m.pageErrors.length}, worker errors ${m.workerErrors.length}`);
