@@ -110,6 +110,8 @@ async function main() {
   for (const l of LOGS) {
     const o = result.runs.find((r) => r.which === "ours" && r.log === l.name);
     const b = result.runs.find((r) => r.which === "builtin" && r.log === l.name);
+    // The counter reads the 2026.916.1 page layout; a layout it does not know must fail loudly.
+    for (const x of [o, b]) if (!x.found || x.rows === 0) fails.push(`${l.name}: ${x.which}: no transcript rows found on the run page`);
     if (o.rawJson !== 0) fails.push(`${l.name}: ours shows ${o.rawJson} raw-JSON lines in ${o.rawJsonRows} rows`);
     if (o.pageErrors.length || o.workerErrors.length) fails.push(`${l.name}: errors ${JSON.stringify([...o.pageErrors, ...o.workerErrors])}`);
     if (!o.parserReady) fails.push(`${l.name}: our parser's worker never answered ready`);
@@ -167,7 +169,7 @@ async function measure(r, { fix, shot = null }) {
     await box.asElement().screenshot({ path: shot });
   }
   await ctx.close();
-  return { rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
+  return { found: c.found, rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
 }
 
 main().then(cleanup, async (e) => {
