@@ -13,7 +13,7 @@ WASM_OPT_FLAGS := -O1 --enable-bulk-memory --enable-nontrapping-float-to-int --e
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 
-.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser bench bench-host fuzz clean
+.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser bench bench-host host-e2e fuzz clean
 
 all: dist
 
@@ -76,6 +76,13 @@ bench: dist
 
 bench-host: dist
 	node bench/host.mjs
+
+# Our built ui-parser in the released Paperclip app (2026.916.1), run for real on 127.0.0.1:
+# server, embedded Postgres, headless Chromium; ours vs the built-in Claude parser. Not in
+# `test`: the first run downloads Node 24 and paperclipai (~hundreds of MB) into .tools/.
+# See docs/host-e2e.md.
+host-e2e: dist
+	node scripts/host-e2e/main.mjs
 
 # Coverage-guided fuzzing of the core, FUZZ_SECONDS per target (default 60); not in `test`.
 fuzz:

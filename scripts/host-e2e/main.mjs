@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// `make host-e2e`: our built ui-parser in the released Paperclip host (2026.916.1), for real.
+//
+// Installs the app (server.mjs), starts it and its embedded Postgres on 127.0.0.1, installs a
+// local adapter package whose ./ui-parser is dist/ui-parser.stateless.js (runs.mjs), replays
+// real Claude logs through two agents each (ours; the built-in `claude_local` with engine
+// "cli" and a replaying `claude`), and opens each run page in headless Chromium
+// (playwright-core, the system chromium):
+//   (a) as shipped: the host's parser worker must die on upstream bug paperclipai/paperclip
+//       #12223 (strict-mode assignment to the getter-only `caches`/`indexedDB`). When it no
+//       longer does, upstream has fixed it: the check says so and the workaround can go.
+//   (b) with the workaround (fix.mjs, a Playwright init script): our parser renders the run.
+//   (c) ours vs the built-in parser: time to a stable render, rows shown, raw-JSON rows.
+// Asserts: ours 0 raw-JSON lines, no page/worker errors, its worker ready, tool calls shown
+// >= the built-in's (rows are reported, not asserted: see below). Writes
+// target/host-e2e/result.json and docs/screenshots/host-e2e-*.png (the numbers go in
+// docs/host-e2e.md by hand, dated). Server and Postgres are stopped on every exit path.
+// Environment: AGENTLINES_CORPUS (the shared corpus), HOST_E2E_PORT (default 3199), CHROMIUM
+// (default /usr/bin/chromium), HOST_E2E_DUMP=1 (save each page's HTML in target/host-e2e/).
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { paths, install, prepareInstance, startServer, stopPostgres, listeners, api } from "./server.mjs";
+import { buildAdapterPackage, setupCompany, makeRun, waitRun, storedLog, runUrl } from "./runs.mjs";
+import { pageScript, countRows } from "./page.mjs";
+import { sharedCorpus } from "../../bench/lib.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const p = paths(root);
+const log = (...a) => console.error("[host-e2e]", ...a);
+// The real logs: the small one is a committed fixture; the 3.3 MB one is in the shared corpus
+// (found as the benchmarks find it: AGENTLINES_CORPUS or ../shared/corpus), else skipped.
+const corpus = sharedCorpus();
+const LOGS = [
+  { name: "hivemind-background-default", file: join(root, "tests", "fixtures", "claude", "stream-hivemind-background-default.jsonl") },
+  ...(corpus ? [{ name: "claude-session-spotter-fa812bfe", file: join(corpus, "bench", "claude-session-spotter-fa812bfe.jsonl") }] : []),
+];
+
+let server = null;
+let browser = null;
+async function cleanup() {
+  try { await browser?.close(); } catch {}
+  if (server) { await server.stop(); server = null; }
+  stopPostgres(p);
+}
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => { log(`${sig}: stopping the server and Postgres`); cleanup().finally(() => process.exit(130)); });
+}
+
+async function main() {
+  const parserFile = join(root, "dist", "ui-parser.stateless.js");
+  if (!existsSync(parserFile)) throw new Error(`${parserFile} is missing: run make dist`);
+  for (const l of LOGS) if (!existsSync(l.file)) throw new Error(`log ${l.file} is missing`);
+  if (!corpus) log("no shared corpus (set AGENTLINES_CORPUS): only the small fixture log is replayed");
+  const t0 = Date.now();
+  const versions = install(p);
+  log(`tools ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: node ${versions.node}, paperclipai ${versions.paperclip}`);
+  prepareInstance(p);
+  server = await startServer(p, { port: Number(process.env.HOST_E2E_PORT ?? 3199) });
+  log(`server up at ${server.base}`);
+  const open = (listeners() ?? []).filter((l) => /node|postgres/.test(l.proc) && !/^127\.0\.0\.1:|^\[::1\]:/.test(l.local));
+  if (open.length) throw new Error(`a server listens beyond loopback: ${JSON.stringify(open)}`);
+
+  const call = api(server.base);
+  const adapterDir = buildAdapterPackage(root, p.work, parserFile);
+  const { company, installed, servedBytes } = await setupCompany(call, adapterDir);
+  log(`adapter ${installed.type} installed; ui-parser served: ${servedBytes} bytes`);
+  const replayCommand = join(root, "scripts", "host-e2e", "claude-replay.mjs");
+  const runs = [];
+  for (const l of LOGS) {
+    for (const which of ["ours", "builtin"]) {
+      const { agent, run } = await makeRun(call, company, { which, log: l, adapterType: installed.type, replayCommand });
+      const done = await waitRun(call, run.id);
+      const stored = await storedLog(call, run.id);
+      log(`${which} ${l.name}: run ${done.status}, stored log ${stored.bytes} bytes in ${stored.rows} rows`);
+      // The built-in claude_local may mark a replayed run failed after the fact (e.g. "Failed to
+      // parse claude JSON output" when the log has no final result line); its log is still
+      // stored and rendered, which is all that is compared. Ours must succeed.
+      if (which === "ours" && done.status !== "succeeded") throw new Error(`${which} ${l.name}: run ${done.status} (${done.error ?? ""})`);
+      if (!stored.stdoutBytes) throw new Error(`${which} ${l.name}: run ${done.status} stored no stdout (${done.error ?? ""})`);
+      runs.push({ which, log: l.name, url: runUrl(server.base, company, agent, run), stored, status: done.status, error: done.error ?? null });
+    }
+  }
+
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox"] });
+  const result = { date: new Date().toISOString(), versions, chromium: browser.version(), servedBytes, asShipped: null, runs: [] };
+
+  // (a) as shipped, on our run of the small log.
+  {
+    const ours = runs.find((r) => r.which === "ours");
+    const m = await measure(ours, { fix: false });
+    const bug = m.workerErrors.find((e) => /caches|indexedDB|read.?only|getter/i.test(e));
+    result.asShipped = { workerErrors: m.workerErrors, rows: m.rows, rawJson: m.rawJson, rawJsonRows: m.rawJsonRows, bug12223: Boolean(bug) };
+    if (bug) log(`as shipped: the parser worker dies (#12223 still present): ${bug}`);
+    else log("as shipped: NO #12223 error — upstream may have fixed it; the workaround in page.mjs may be dropped");
+  }
+  // (b)+(c) with the workaround, every run.
+  mkdirSync(join(root, "docs", "screenshots"), { recursive: true });
+  for (const r of runs) {
+    const shot = r.log === LOGS[LOGS.length - 1].name ? join(root, "docs", "screenshots", `host-e2e-${r.which}.png`) : null;
+    const m = await measure(r, { fix: true, shot });
+    result.runs.push({ which: r.which, log: r.log, status: r.status, error: r.error, stored: r.stored, ...m });
+    log(`${r.which} ${r.log}: ${m.rows} rows, ${m.rawJson} raw-JSON lines in ${m.rawJsonRows} rows, ${m.loadMoreClicks} load-more, stable after ${m.renderMs} ms, page errors ${m.pageErrors.length}, worker errors ${m.workerErrors.length}`);
+  }
+  mkdirSync(p.work, { recursive: true });
+  writeFileSync(join(p.work, "result.json"), JSON.stringify(result, null, 2) + "\n");
+
+  const fails = [];
+  for (const l of LOGS) {
+    const o = result.runs.find((r) => r.which === "ours" && r.log === l.name);
+    const b = result.runs.find((r) => r.which === "builtin" && r.log === l.name);
+    // The counter reads the 2026.916.1 page layout; a layout it does not know must fail loudly.
+    for (const x of [o, b]) if (!x.found || x.rows === 0) fails.push(`${l.name}: ${x.which}: no transcript rows found on the run page`);
+    if (o.rawJson !== 0) fails.push(`${l.name}: ours shows ${o.rawJson} raw-JSON lines in ${o.rawJsonRows} rows`);
+    if (o.pageErrors.length || o.workerErrors.length) fails.push(`${l.name}: errors ${JSON.stringify([...o.pageErrors, ...o.workerErrors])}`);
+    if (!o.parserReady) fails.push(`${l.name}: our parser's worker never answered ready`);
+    // Not rows >= the built-in's: issue 15 (classes 6, 11) brings rows down on purpose (tool
+    // groups no longer split by progress notices), so the check is on what the rows carry.
+    if (o.toolCalls < b.toolCalls) fails.push(`${l.name}: ours shows ${o.toolCalls} tool calls < built-in ${b.toolCalls}`);
+    log(`${l.name}: ours ${o.rows} rows, ${o.toolCalls} tool calls, ${o.rawJson} raw JSON, ${o.renderMs} ms; built-in ${b.rows} rows, ${b.toolCalls} tool calls, ${b.rawJson} raw JSON in ${b.rawJsonRows} rows, ${b.renderMs} ms`);
+  }
+  if (!result.asShipped.bug12223) log("note: #12223 not reproduced as shipped (see above)");
+  if (fails.length) throw new Error(`host-e2e failed:\n  ${fails.join("\n  ")}`);
+  log(`ok in ${((Date.now() - t0) / 1000).toFixed(0)} s; numbers in ${join(p.work, "result.json")}`);
+}
+
+/** Opens a run page; waits until the transcript's row count is stable for 1.5 s (max 60 s). */
+async function measure(r, { fix, shot = null }) {
+  const ctx = await browser.newContext({ viewport: { width: 1700, height: 1300 } });
+  await ctx.addInitScript(pageScript(fix));
+  const page = await ctx.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e.message ?? e)));
+  const start = Date.now();
+  await page.goto(r.url, { waitUntil: "domcontentloaded" });
+  let last = null, stableSince = Date.now(), renderMs = null;
+  const end = Date.now() + 60_000;
+  let loads = 0;
+  while (Date.now() < end) {
+    const c = await page.evaluate(countRows);
+    if (c.loadMore && loads < 16) {
+      // The page shows the first 256 KB; the whole log is what is compared.
+      await page.getByRole("button", { name: /load more log/i }).first().click().catch(() => {});
+      loads++; last = null;
+      await page.waitForTimeout(100);
+      continue;
+    }
+    const key = `${c.rows}/${c.rawJson}`;
+    if (c.rows > 0 && key === last) {
+      if (Date.now() - stableSince >= 1500) break;
+    } else {
+      last = key; stableSince = Date.now(); renderMs = Date.now() - start;
+    }
+    await page.waitForTimeout(100);
+  }
+  const c = await page.evaluate(countRows);
+  const probe = await page.evaluate(() => window.__agentlinesProbe);
+  if (process.env.HOST_E2E_DUMP) writeFileSync(join(p.work, `page-${r.which}-${r.log}-${fix ? "fix" : "shipped"}.html`), await page.content());
+  if (shot) {
+    // The transcript's scroll box, from its top (where the run starts).
+    const box = await page.evaluateHandle(() => {
+      const h = [...document.querySelectorAll("span")].find((s) => /^Transcript \(\d+\)$/.test(s.textContent.trim()));
+      const scroller = h.parentElement.nextElementSibling;
+      scroller.scrollTop = 0;
+      return scroller;
+    });
+    await page.waitForTimeout(300);
+    await box.asElement().screenshot({ path: shot });
+  }
+  await ctx.close();
+  return { found: c.found, rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
+}
+
+main().then(cleanup, async (e) => {
+  console.error(`[host-e2e] ${e.message}`);
+  await cleanup();
+  process.exit(1);
+});
