@@ -275,7 +275,7 @@ test("timestamps records carry give real tool durations; synthetic ones give non
   await clean(page, problems);
 });
 
-// A Paperclip stored run log: rows {ts, stream, chunk, seq?}; see docs/viewer.md for the rules.
+// A Paperclip stored run log: rows {ts, stream, chunk, seq?}; see docs/runlog.md for the rules.
 function runLog() {
   const call = echo({ kind: "tool_call", name: "Bash", input: { command: "make test" }, toolUseId: "m" });
   const result = echo({ kind: "tool_result", toolUseId: "m", content: "ok", isError: false });
@@ -314,6 +314,43 @@ test("a Paperclip stored run log is read directly: chunks joined per stream, in 
   const ts = await page.$eval("#list .assistant .ts", (e) => e.textContent);
   assert.equal(ts, "10:00:01.500");
   await shot(page, "viewer-runlog.png");
+  await clean(page, problems);
+});
+
+test("run-log rows without seq stay after what was written before them; other lines are kept whole", async () => {
+  // docs/runlog.md rule 2, on the same rows as tests/cli.rs's
+  // run_log_rows_without_seq_stay_after_what_was_written_before_them.
+  const row = (seq, s, stream, chunk) => JSON.stringify(seq === null ? { ts: at(s * 1000), stream, chunk } : { ts: at(s * 1000), stream, chunk, seq });
+  const junk = "not a row at all " + "x".repeat(300);
+  const log = [
+    row(1, 1, "stdout", "one\n"),
+    row(3, 3, "stdout", "three\n"),
+    row(null, 4, "stderr", "no seq, written after three\n"),
+    row(2, 2, "stdout", "two\n"),
+    junk,
+    row(4, 5, "stdout", "four\n"),
+  ].join("\n");
+  const { page, problems } = await echoPage();
+  await paste(page, log);
+  const rows = await sweepRows(page);
+  const said = rows.map((r) => ["no seq", "not a row", "one", "two", "three", "four"].find((w) => r.text.includes(w)));
+  assert.deepEqual(said, ["one", "two", "three", "no seq", "not a row", "four"]);
+  assert.ok(rows[3].cls.includes("stderr"));
+  // The line that is not a row: a stdout entry, whole, with the ts of the row before it.
+  assert.ok(rows[4].cls.includes("stdout") && rows[4].text.includes(junk), rows[4].text);
+  // Each row links to the file line its text began in.
+  assert.deepEqual(rows.map((r) => r.text.match(/L(\d+)/)[1]), ["1", "4", "2", "3", "5", "6"]);
+  // The exported entries are what `agentlines parse` gives for this log (tests/cli.rs).
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  const entries = JSON.parse(readFileSync(await dl.path(), "utf8")).map((e) => [e.kind, e.ts, e.text]);
+  assert.deepEqual(entries, [
+    ["stdout", at(1000), "one"],
+    ["stdout", at(2000), "two"],
+    ["stdout", at(3000), "three"],
+    ["stderr", at(4000), "no seq, written after three"],
+    ["stdout", at(2000), junk],
+    ["stdout", at(5000), "four"],
+  ]);
   await clean(page, problems);
 });
 
