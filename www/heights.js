@@ -14,21 +14,31 @@ export class Heights {
     this.n = n;
     this.h = new Float64Array(cap);
     this.tree = new Float64Array(cap + 1);
-    for (let i = 0; i < n; i++) {
-      const v = height(i);
-      this.h[i] = v;
-      this.tree[i + 1] += v;
-      const parent = i + 1 + ((i + 1) & -(i + 1));
-      if (parent <= cap) this.tree[parent] += this.tree[i + 1];
+    for (let i = 0; i < n; i++) this.h[i] = height(i);
+    // Every node passes its sum up, also the nodes past n: a later push makes them part of
+    // a prefix, so they must already hold what lies below them.
+    for (let k = 1; k <= cap; k++) {
+      if (k <= n) this.tree[k] += this.h[k - 1];
+      const parent = k + (k & -k);
+      if (parent <= cap) this.tree[parent] += this.tree[k];
     }
     this.sum = 0;
     for (let i = 0; i < n; i++) this.sum += this.h[i];
   }
 
+  // Doubles the capacity without a rebuild: a node k of the tree sums (k - lowbit(k), k],
+  // whatever the capacity, so the old nodes stay right; of the new ones only the last,
+  // covering everything, holds heights (all of them: n < the old capacity).
   grow() {
-    const old = this.h;
-    const n = this.n;
-    this.build(n, (i) => old[i]);
+    const cap = this.cap * 2;
+    const h = new Float64Array(cap);
+    h.set(this.h);
+    const tree = new Float64Array(cap + 1);
+    tree.set(this.tree);
+    tree[cap] = this.sum;
+    this.cap = cap;
+    this.h = h;
+    this.tree = tree;
   }
 
   push(v) {
