@@ -90,11 +90,21 @@ function pre(row, key, text, cls, ctx) {
   return [p, moreButton(row, key, c.text.length, c.more, PLAIN_STEP, ctx)];
 }
 
+// Long Markdown is shown in pieces, each parsed on its own: the first MD_CLIP characters,
+// then MD_STEP more per "show more", each cut at a blank line or line break. A click parses
+// only the new piece (the earlier ones come from markdown.js's token cache), so the cost of
+// a click does not grow with what is already shown. row.shown[key] counts the pieces; a
+// block that spans a cut (a code fence, a list) shows as two.
 function markdown(row, key, text, ctx) {
-  const c = piece(row, key, text, MD_CLIP);
+  const pieces = (row.shown && row.shown[key]) || 1;
   const box = el("div", "md");
-  box.append(renderMarkdown(c.text));
-  if (c.more) box.append(moreButton(row, key, c.text.length, c.more, MD_STEP, ctx));
+  let start = 0;
+  for (let k = 0; k < pieces && start < text.length; k++) {
+    const end = cutAt(text, start + (k ? MD_STEP : MD_CLIP));
+    box.append(renderMarkdown(start === 0 && end === text.length ? text : text.slice(start, end)));
+    start = end;
+  }
+  if (start < text.length) box.append(moreButton(row, key, pieces, text.length - start, 1, ctx));
   return box;
 }
 

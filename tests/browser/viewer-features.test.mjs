@@ -68,6 +68,38 @@ test("Markdown is CommonMark (markdown-it) built as DOM, HTML stays text", async
   await clean(page, problems);
 });
 
+test("long Markdown is shown in pieces: each \"show more\" adds the next one, to the end", async () => {
+  const paras = Array.from({ length: 400 }, (_, i) => `Paragraph ${i + 1} with **bold** words and \`code\` ${"lorem ipsum ".repeat(6)}`);
+  const text = paras.join("\n\n") + "\n\nTHE END";
+  assert.ok(text.length > 30000);
+  const { page, problems } = await echoPage();
+  await paste(page, echo({ kind: "assistant", text }));
+  const state = () => page.$eval("#list .assistant .md", (md) => ({
+    paras: md.querySelectorAll("p").length,
+    last: [...md.querySelectorAll("p")].pop()?.textContent ?? "",
+    more: md.querySelector("button.more")?.textContent ?? null,
+  }));
+  const first = await state();
+  assert.ok(first.paras > 20 && first.paras < 100, `first piece: ${first.paras} paragraphs`);
+  assert.match(first.more, /^show more \([\d,]+ more characters\)$/);
+  let seen = first.paras;
+  let clicks = 0;
+  for (let s = first; s.more; s = await state()) {
+    await page.click("#list .assistant .md button.more");
+    await frames(page);
+    const next = await state();
+    assert.ok(next.paras > seen, `click ${++clicks} added paragraphs (${seen} -> ${next.paras})`);
+    seen = next.paras;
+    if (!next.more) break;
+  }
+  const end = await state();
+  assert.equal(end.more, null);
+  assert.equal(end.paras, 401, "every paragraph once, none doubled at a cut");
+  assert.equal(end.last, "THE END");
+  assert.ok(clicks >= 2, `${clicks} clicks`);
+  await clean(page, problems);
+});
+
 test("search highlights matches, steps through them and says when nothing matches", async () => {
   const { page, problems } = await echoPage();
   const lines = [];
