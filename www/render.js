@@ -36,22 +36,39 @@ function cutAt(text, limit) {
   return nl > floor ? nl + 1 : limit;
 }
 
-// The part of a long text shown now: row.shown[key] characters (first CLIP), grown by
-// "show more". Rendering is bounded per row whatever the entry holds.
-function piece(row, key, text, first) {
-  const want = (row.shown && row.shown[key]) || first;
-  const end = cutAt(text, want);
-  return { text: text.slice(0, end), more: text.length - end };
-}
-
-function moreButton(row, key, shown, more, step, ctx) {
-  const b = el("button", "more", `show more (${fmtInt(more)} more characters)`);
+// A long text is shown in pieces, so rendering is bounded per row whatever the entry holds:
+// the first `first` characters, then `step` more per "show more", each cut at a blank line
+// or line break (cutAt). `make(part)` builds one piece's node and `put(node)` places it. A
+// click appends the next piece in place: the row is not re-rendered, so the pieces already
+// shown are neither rebuilt nor laid out again and a click costs one piece however much is
+// open (ctx.decorate(node), when given, marks search matches in it). row.shown[key] counts
+// the pieces, so a later render of the row (scrolled out and back) shows as many.
+// Returns the "show more" button, or null when the whole text is shown.
+function pieces(row, key, text, first, step, make, put, ctx) {
+  const want = (row.shown && row.shown[key]) || 1;
+  let start = 0;
+  let k = 0;
+  const add = () => {
+    const end = cutAt(text, start + (k ? step : first));
+    const node = make(start === 0 && end === text.length ? text : text.slice(start, end));
+    start = end;
+    k++;
+    return node;
+  };
+  while (k < want && start < text.length) put(add());
+  if (start >= text.length) return null;
+  const b = el("button", "more");
   b.type = "button";
+  const say = () => { b.textContent = `show more (${fmtInt(text.length - start)} more characters)`; };
+  say();
   b.addEventListener("click", (ev) => {
     ev.preventDefault();
-    row.shown = { ...(row.shown || {}), [key]: shown + step };
-    row.v++;
-    ctx.refresh(row);
+    const node = add();
+    put(node);
+    if (ctx && ctx.decorate) ctx.decorate(node);
+    row.shown = { ...(row.shown || {}), [key]: k };
+    if (start >= text.length) b.remove();
+    else say();
   });
   return b;
 }
@@ -82,29 +99,40 @@ function textNodes(text) {
   return hasEscapes(text) ? ansiNodes(text) : [document.createTextNode(text)];
 }
 
+// Plain text: one <pre>; past the first piece each piece is a block of its own inside it
+// (a span shown as a block: its own line layout, so appending one leaves the others be).
 function pre(row, key, text, cls, ctx) {
-  const c = piece(row, key, text, CLIP);
   const p = el("pre", cls);
-  p.append(...textNodes(c.text));
-  if (!c.more) return [p];
-  return [p, moreButton(row, key, c.text.length, c.more, PLAIN_STEP, ctx)];
+  if (text.length <= CLIP) {
+    p.append(...textNodes(text));
+    return [p];
+  }
+  const make = (part) => {
+    const s = el("span", "piece");
+    s.append(...textNodes(part));
+    return s;
+  };
+  const more = pieces(row, key, text, CLIP, PLAIN_STEP, make, (n) => p.append(n), ctx);
+  return more ? [p, more] : [p];
 }
 
-// Long Markdown is shown in pieces, each parsed on its own: the first MD_CLIP characters,
-// then MD_STEP more per "show more", each cut at a blank line or line break. A click parses
-// only the new piece (the earlier ones come from markdown.js's token cache), so the cost of
-// a click does not grow with what is already shown. row.shown[key] counts the pieces; a
-// block that spans a cut (a code fence, a list) shows as two.
+// Markdown: each piece is parsed on its own (markdown.js caches the tokens of long texts),
+// so a block that spans a cut (a code fence, a list) shows as two.
 function markdown(row, key, text, ctx) {
-  const pieces = (row.shown && row.shown[key]) || 1;
   const box = el("div", "md");
-  let start = 0;
-  for (let k = 0; k < pieces && start < text.length; k++) {
-    const end = cutAt(text, start + (k ? MD_STEP : MD_CLIP));
-    box.append(renderMarkdown(start === 0 && end === text.length ? text : text.slice(start, end)));
-    start = end;
+  if (text.length <= MD_CLIP) {
+    box.append(renderMarkdown(text));
+    return box;
   }
-  if (start < text.length) box.append(moreButton(row, key, pieces, text.length - start, 1, ctx));
+  const make = (part) => {
+    const d = el("div", "piece");
+    d.append(renderMarkdown(part));
+    return d;
+  };
+  let more = null;
+  const put = (n) => (more ? more.before(n) : box.append(n));
+  more = pieces(row, key, text, MD_CLIP, MD_STEP, make, put, ctx);
+  if (more) box.append(more);
   return box;
 }
 
@@ -271,7 +299,8 @@ function resultRow(row, ctx) {
   return box;
 }
 
-/** Builds the element for one row. ctx.refresh(row) re-renders it after a change. */
+/** Builds the element for one row. ctx.decorate(node), if given, is called on the nodes a
+ * "show more" adds later (the caller marks search matches with it). */
 export function renderRow(row, ctx) {
   if (row.type === "tool") return toolCard(row, ctx);
   if (row.type === "diff") return diff(row);

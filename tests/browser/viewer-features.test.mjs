@@ -97,6 +97,17 @@ test("long Markdown is shown in pieces: each \"show more\" adds the next one, to
   assert.equal(end.paras, 401, "every paragraph once, none doubled at a cut");
   assert.equal(end.last, "THE END");
   assert.ok(clicks >= 2, `${clicks} clicks`);
+  // A search marks matches in the pieces a click adds, too (the same text parsed afresh,
+  // with the search set: only the first piece is shown, no match in it yet).
+  await page.fill("#search", "the end");
+  await paste(page, echo({ kind: "assistant", text }));
+  await page.waitForSelector("#list .assistant .md button.more");
+  assert.equal(await page.$$eval("#list .assistant mark", (ms) => ms.length), 0);
+  for (let k = 0; k < 20 && (await page.$("#list .assistant .md button.more")); k++) {
+    await page.click("#list .assistant .md button.more");
+    await frames(page);
+  }
+  assert.deepEqual(await page.$$eval("#list .assistant mark", (ms) => ms.map((m) => m.textContent)), ["THE END"]);
   await clean(page, problems);
 });
 
