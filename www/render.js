@@ -116,17 +116,25 @@ function pre(row, key, text, cls, ctx) {
   return more ? [p, more] : [p];
 }
 
-// Markdown: each piece is parsed on its own (markdown.js caches the tokens of long texts),
-// so a block that spans a cut (a code fence, a list) shows as two.
+// Markdown: each piece is parsed on its own (markdown.js caches the tokens of long texts).
+// A code fence or a table that a cut falls inside goes on in the next piece: that piece
+// starts with the fence's opening line, or the table's header and delimiter rows (shown
+// again), so long code stays code and long tables stay tables. Other blocks that span a
+// cut (a list, a quote) show as two.
 function markdown(row, key, text, ctx) {
   const box = el("div", "md");
   if (text.length <= MD_CLIP) {
     box.append(renderMarkdown(text));
     return box;
   }
+  let carry = null; // what the next piece must start with: { fence } or { table }
   const make = (part) => {
+    let src = part;
+    if (carry && carry.fence) src = carry.fence + "\n" + part;
+    else if (carry && carry.table && !/^[ \t]*\n/.test(part)) src = carry.table + "\n" + part;
+    carry = openBlockAtEnd(src);
     const d = el("div", "piece");
-    d.append(renderMarkdown(part));
+    d.append(renderMarkdown(src));
     return d;
   };
   let more = null;
@@ -134,6 +142,39 @@ function markdown(row, key, text, ctx) {
   more = pieces(row, key, text, MD_CLIP, MD_STEP, make, put, ctx);
   if (more) box.append(more);
   return box;
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+const TABLE_DELIM = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+/** The code fence or table still open at the end of `src` (CommonMark's fence rules, GFM's
+ * table shape, as markdown-it reads them): { fence: opening line } or { table: header and
+ * delimiter rows }, or null. */
+function openBlockAtEnd(src) {
+  const lines = src.split("\n");
+  const n = src.endsWith("\n") ? lines.length - 1 : lines.length;
+  let fence = null;
+  let table = null;
+  for (let i = 0; i < n; i++) {
+    const l = lines[i];
+    if (fence) {
+      const m = FENCE_CLOSE.exec(l);
+      if (m && m[1][0] === fence.ch && m[1].length >= fence.len) fence = null;
+      continue;
+    }
+    const m = FENCE_OPEN.exec(l);
+    if (m && !(m[1][0] === "`" && m[2].includes("`"))) {
+      fence = { ch: m[1][0], len: m[1].length, line: l };
+      table = null;
+    } else if (table) {
+      if (!l.trim() || !l.includes("|")) table = null;
+    } else if (i + 1 < n && l.includes("|") && TABLE_DELIM.test(lines[i + 1]) && lines[i + 1].includes("-")) {
+      table = l + "\n" + lines[i + 1];
+      i++;
+    }
+  }
+  return fence ? { fence: fence.line } : table ? { table } : null;
 }
 
 // A card-body label with a copy button.

@@ -111,6 +111,36 @@ test("long Markdown is shown in pieces: each \"show more\" adds the next one, to
   await clean(page, problems);
 });
 
+test("long code and long tables stay code and tables across the pieces of a long text", async () => {
+  const code = Array.from({ length: 700 }, (_, i) => (i % 50 === 0 ? "\n" : "") + `# comment ${i}, not a heading\nx_${i} = ${i}`).join("\n");
+  const table = "| n | square |\n|---|---:|\n" + Array.from({ length: 1500 }, (_, i) => `| ${i} | ${i * i} |`).join("\n");
+  const text = "Intro.\n\n```python\n" + code + "\n```\n\nBetween.\n\n" + table + "\n\nOutro.";
+  assert.ok(code.length > 3 * 5000 && table.length > 2 * 10000);
+  const { page, problems } = await echoPage();
+  await paste(page, echo({ kind: "assistant", text }));
+  for (let k = 0; k < 40 && (await page.$("#list .assistant .md button.more")); k++) {
+    await page.click("#list .assistant .md button.more");
+    await frames(page);
+  }
+  const got = await page.$eval("#list .assistant .md", (md) => ({
+    more: !!md.querySelector("button.more"),
+    pieces: md.querySelectorAll(":scope > .piece").length,
+    headings: md.querySelectorAll("h1, h2, h3, h4, h5, h6").length,
+    codeLines: [...md.querySelectorAll("pre code")].map((c) => c.textContent).join("\n").split("\n").filter((l) => /^x_\d+ = \d+$/.test(l)).length,
+    rows: [...md.querySelectorAll("tbody tr")].map((tr) => tr.firstElementChild.textContent),
+    pipes: [...md.querySelectorAll("p")].filter((p) => p.textContent.includes("|")).length,
+    outro: [...md.querySelectorAll("p")].pop().textContent,
+  }));
+  assert.equal(got.more, false);
+  assert.ok(got.pieces >= 4, `${got.pieces} pieces`);
+  assert.equal(got.headings, 0, "comment lines inside the fence never become headings");
+  assert.equal(got.codeLines, 700, "every code line is in a code block");
+  assert.deepEqual(got.rows, Array.from({ length: 1500 }, (_, i) => String(i)), "every table row is a row, once");
+  assert.equal(got.pipes, 0, "no table row shown as a paragraph");
+  assert.equal(got.outro, "Outro.");
+  await clean(page, problems);
+});
+
 test("search highlights matches, steps through them and says when nothing matches", async () => {
   const { page, problems } = await echoPage();
   const lines = [];
