@@ -58,6 +58,7 @@ test: setup-browser test-native dist test-js test-wasm test-browser
 
 test-native:
 	cargo test --all-targets
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 
 test-js:
 	node --test tests/js/

@@ -3,22 +3,22 @@
 //! The host stores a run's output as JSONL rows `{"ts","stream","chunk","seq"?}` with
 //! `stream` one of `stdout`, `stderr`, `system`; a `chunk` is a piece of output, not a line.
 //! [`lines`] turns such a file back into the lines the agent printed, and [`parse`] into
-//! transcript entries. The rules (docs/cli.md, "Paperclip run logs", states them for the
-//! viewer too, which implements them independently):
+//! transcript entries. The rules, shared with the viewer (`www/host-worker.js` implements
+//! them in JavaScript; `docs/runlog.md` states them once for users):
 //!
 //! 1. A row is a JSON object with string `ts`, `stream` (one of the three) and `chunk`.
 //!    A non-blank line that is not a row is kept: it becomes one line of its own, on no
 //!    stream ([`Stream::Raw`]), shown as a `stdout` entry with the `ts` of the row before it.
 //!    Blank lines are skipped.
-//! 2. Rows are ordered by `seq` (a JSON number), stable: a row without `seq` sorts with the
-//!    `seq` of the nearest row before it in the file that has one (before every row when
-//!    none does), so rows without `seq` keep their file order and their place after the row
-//!    they follow.
+//! 2. Rows are ordered by `seq` (a JSON number), stable. A row without `seq` (and a line
+//!    that is not a row) sorts with the highest `seq` of the rows before it in the file
+//!    (before every row when none has one): it stays after everything written before it,
+//!    never moves ahead of a row it was written after, and such rows keep their file order.
 //! 3. Chunks are joined per stream and split on `\n`; one trailing `\r` of each line is
 //!    dropped. Each line gets the `ts` of the row in which the line *begins* (the row that
 //!    holds its first character, or its `\n` for an empty line). A line is emitted when its
 //!    `\n` arrives, so lines come out in the order they are completed; at the end the
-//!    unterminated tails are flushed, in the order stdout, stderr, system.
+//!    unterminated tails are flushed in the order they began.
 //! 4. Entries: stdout lines go through the stdout parser with their `ts`; stderr lines
 //!    become `stderr` entries and system lines `system` entries (whitespace-only ones give
 //!    nothing, as a blank stdout line does); a raw line becomes a `stdout` entry.
@@ -105,7 +105,8 @@ pub fn lines(text: &str) -> Vec<RunLine> {
         Raw(String, Option<String>),
     }
     let mut items: Vec<(f64, Item)> = Vec::new();
-    let mut key = f64::NEG_INFINITY;
+    // The highest seq so far: the key of a row without one.
+    let mut high = f64::NEG_INFINITY;
     let mut last_ts: Option<String> = None;
     for line in text.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -114,20 +115,20 @@ pub fn lines(text: &str) -> Vec<RunLine> {
         }
         match read_row(line) {
             Some(row) => {
-                if let Some(s) = row.seq {
-                    key = s;
-                }
+                let key = row.seq.unwrap_or(high);
+                high = high.max(key);
                 last_ts = Some(row.ts.clone());
                 items.push((key, Item::Row(row)));
             }
-            None => items.push((key, Item::Raw(line.to_owned(), last_ts.clone()))),
+            None => items.push((high, Item::Raw(line.to_owned(), last_ts.clone()))),
         }
     }
     // `sort_by` is stable: equal keys keep file order.
     items.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut out = Vec::new();
-    let mut open: [(String, Option<String>); 3] = Default::default();
-    for (_, item) in items {
+    // Per stream: the unfinished line, the ts of the row it began in, and that row's place.
+    let mut open: [(String, Option<String>, usize); 3] = Default::default();
+    for (place, (_, item)) in items.into_iter().enumerate() {
         let row = match item {
             Item::Row(row) => row,
             Item::Raw(text, ts) => {
@@ -140,10 +141,11 @@ pub fn lines(text: &str) -> Vec<RunLine> {
             Stream::Stderr => 1,
             _ => 2,
         };
-        let (buf, began) = &mut open[slot];
+        let (buf, began, at) = &mut open[slot];
         for piece in row.chunk.split_inclusive('\n') {
             if began.is_none() {
                 *began = Some(row.ts.clone());
+                *at = place;
             }
             match piece.strip_suffix('\n') {
                 Some(body) => {
@@ -161,27 +163,36 @@ pub fn lines(text: &str) -> Vec<RunLine> {
             }
         }
     }
-    for (slot, (buf, began)) in open.into_iter().enumerate() {
-        if began.is_some() {
-            let stream = [Stream::Stdout, Stream::Stderr, Stream::System][slot];
-            let text = buf.strip_suffix('\r').map(str::to_owned).unwrap_or(buf);
-            out.push(RunLine { stream, ts: began, text });
-        }
+    let mut tails: Vec<_> = [Stream::Stdout, Stream::Stderr, Stream::System]
+        .into_iter()
+        .zip(open)
+        .filter(|(_, (_, began, _))| began.is_some())
+        .collect();
+    tails.sort_by_key(|(_, (_, _, at))| *at);
+    for (stream, (buf, began, _)) in tails {
+        let text = buf.strip_suffix('\r').map(str::to_owned).unwrap_or(buf);
+        out.push(RunLine { stream, ts: began, text });
     }
     out
 }
 
 /// A run log's transcript entries (rule 4): `stdout_line(line, ts)` parses each stdout line
-/// (a stateful parser's `parse_line`, or the stateless `parse_line`); `default_ts` is for a
-/// raw line before any row.
+/// (a stateful parser's `parse_line`, or the stateless `parse_line`). Each line's ts is its
+/// row's; `default_ts` is for a raw line before any row; `fixed_ts` replaces them all (the
+/// CLI's `--ts` without `--record-ts`).
 pub fn parse(
     text: &str,
     default_ts: &str,
+    fixed_ts: Option<&str>,
     mut stdout_line: impl FnMut(&str, &str) -> Vec<Entry>,
 ) -> Vec<Entry> {
     let mut out = Vec::new();
     for l in lines(text) {
-        let ts = l.ts.unwrap_or_else(|| default_ts.to_owned());
+        let ts = match (fixed_ts, l.ts) {
+            (Some(t), _) => t.to_owned(),
+            (None, Some(t)) => t,
+            (None, None) => default_ts.to_owned(),
+        };
         match l.stream {
             Stream::Stdout => out.extend(stdout_line(&l.text, &ts)),
             _ if l.text.trim().is_empty() => {}
@@ -260,21 +271,56 @@ mod tests {
     }
 
     #[test]
-    fn rows_are_ordered_by_seq_stably_and_rows_without_seq_stay_behind_their_row() {
+    fn rows_are_ordered_by_seq_stably_and_rows_without_seq_stay_after_what_preceded_them() {
         let log = [
             row("b", "stdout", "B\n", Some(2)),
             row("b2", "stdout", "B2\n", None),
             row("a", "stdout", "A\n", Some(1)),
             row("a2", "stdout", "A2\n", Some(1)),
             "not a row".to_owned(),
+            row("a3", "stdout", "A3\n", None),
             row("c", "stdout", "C\n", Some(3)),
         ]
         .join("\n");
         let got: Vec<String> = lines(&log).into_iter().map(|l| l.text).collect();
-        assert_eq!(got, ["A", "A2", "not a row", "B", "B2", "C"]);
+        // B2, the raw line and A3 were written after B (seq 2): none of them moves ahead of
+        // it, and they keep their file order; A and A2 (seq 1) move ahead of B.
+        assert_eq!(got, ["A", "A2", "B", "B2", "not a row", "A3", "C"]);
         // The raw line carries the ts of the row before it in the file.
         let raw = lines(&log).into_iter().find(|l| l.stream == Stream::Raw).unwrap();
         assert_eq!(raw.ts.as_deref(), Some("a2"));
+        // Without any seq: file order, untouched.
+        let plain = [row("x", "stdout", "X\n", None), row("y", "stderr", "Y\n", None)].join("\n");
+        let got: Vec<String> = lines(&plain).into_iter().map(|l| l.text).collect();
+        assert_eq!(got, ["X", "Y"]);
+    }
+
+    #[test]
+    fn unterminated_tails_are_flushed_in_the_order_they_began() {
+        let log = [
+            row("s", "system", "sys tail", Some(1)),
+            row("e", "stderr", "err tail", Some(2)),
+            row("o", "stdout", "out tail", Some(3)),
+        ]
+        .join("\n");
+        let ls = lines(&log);
+        assert_eq!(
+            texts(&ls),
+            vec![
+                (Stream::System, Some("s"), "sys tail"),
+                (Stream::Stderr, Some("e"), "err tail"),
+                (Stream::Stdout, Some("o"), "out tail"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fixed_ts_replaces_every_rows_ts() {
+        let log = [row("t1", "stderr", "warn\n", Some(1)), row("t2", "stdout", "hi\n", Some(2))].join("\n");
+        let e = parse(&log, "D", Some("F"), |l, ts| vec![Entry::Stdout { ts: ts.to_owned(), text: l.to_owned() }]);
+        assert_eq!(e.iter().map(|e| e.ts()).collect::<Vec<_>>(), ["F", "F"]);
+        let e = parse(&log, "D", None, |l, ts| vec![Entry::Stdout { ts: ts.to_owned(), text: l.to_owned() }]);
+        assert_eq!(e.iter().map(|e| e.ts()).collect::<Vec<_>>(), ["t1", "t2"]);
     }
 
     #[test]
@@ -287,7 +333,7 @@ mod tests {
         ]
         .join("\n");
         let mut p = crate::StdoutParser::new();
-        let e = parse(&log, "T", |l, ts| p.parse_line(l, ts));
+        let e = parse(&log, "T", None, |l, ts| p.parse_line(l, ts));
         let json: Vec<serde_json::Value> =
             e.iter().map(|e| serde_json::to_value(e).unwrap()).collect();
         assert_eq!(json.len(), 3, "{json:?}");

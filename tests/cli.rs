@@ -271,3 +271,183 @@ fn parse_reads_invalid_utf8_lines_with_replacement_characters() {
         .collect();
     assert_eq!(texts, ["café", "bad \u{fffd}\u{fffd} bytes", "ok"]);
 }
+
+/// The entries on standard output, one JSON object per line.
+fn entries(o: &Output) -> Vec<Value> {
+    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// A Paperclip run-log row, `seq` left out when `None`.
+fn row(ts: &str, stream: &str, chunk: &str, seq: Option<u64>) -> String {
+    let mut v = serde_json::json!({ "ts": ts, "stream": stream, "chunk": chunk });
+    if let Some(s) = seq {
+        v["seq"] = s.into();
+    }
+    v.to_string() + "\n"
+}
+
+const INIT: &str = r#"{"type":"system","subtype":"init","session_id":"s1","model":"m"}"#;
+
+#[test]
+fn parse_reads_a_paperclip_run_log() {
+    // Rows written out of seq order; the init line split mid-line across two stdout rows
+    // with a stderr row between them; a system row; an unterminated tail.
+    let (head, tail) = INIT.split_at(30);
+    let log = [
+        row("2026-01-01T00:00:02Z", "stdout", head, Some(2)),
+        row("2026-01-01T00:00:01Z", "system", "adapter started\n", Some(1)),
+        row("2026-01-01T00:00:04Z", "stdout", &format!("{tail}\nhello "), Some(4)),
+        row("2026-01-01T00:00:03Z", "stderr", "warn: slow\r\n", Some(3)),
+        row("2026-01-01T00:00:05Z", "stdout", "world", Some(5)),
+    ]
+    .concat();
+    let p = temp_file("run.jsonl", &log);
+    let path = p.to_str().unwrap();
+    let got = entries(&run(&["parse", path], None));
+    let kinds: Vec<(&str, &str)> =
+        got.iter().map(|e| (e["kind"].as_str().unwrap(), e["ts"].as_str().unwrap())).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("system", "2026-01-01T00:00:01Z"),
+            // The stderr line is complete before the init line's newline arrives (seq 4).
+            ("stderr", "2026-01-01T00:00:03Z"),
+            // The joined line has the ts of the row it began in.
+            ("init", "2026-01-01T00:00:02Z"),
+            ("stdout", "2026-01-01T00:00:04Z"),
+        ]
+    );
+    assert_eq!(got[0]["text"], "adapter started");
+    assert_eq!(got[1]["text"], "warn: slow", "the \\r is dropped");
+    assert_eq!(got[2]["sessionId"], "s1");
+    assert_eq!(got[3]["text"], "hello world", "the tail is joined and flushed at the end");
+    // --ts replaces the rows' ts; with --record-ts the rows' ts are kept.
+    let fixed = entries(&run(&["parse", "--ts", "2030-01-01T00:00:00Z", path], None));
+    assert!(fixed.iter().all(|e| e["ts"] == "2030-01-01T00:00:00Z"), "{fixed:?}");
+    let kept = entries(&run(&["parse", "--ts", "2030-01-01T00:00:00Z", "--record-ts", path], None));
+    assert_eq!(kept, got);
+    // From a pipe, detected the same way; --input stdout reads the rows as plain JSON lines.
+    assert_eq!(entries(&run(&["parse"], Some(&log))), got);
+    let raw = entries(&run(&["parse", "--input", "stdout", "--format", "plain", path], None));
+    assert_eq!(raw.len(), 5);
+    // (each row is one JSON object line to the plain reader: a notice naming its fields)
+    assert!(raw.iter().all(|e| e["kind"] != "init" && e["text"].as_str().unwrap().contains("chunk")), "{raw:?}");
+    let _ = std::fs::remove_file(&p);
+}
+
+#[test]
+fn run_log_rows_without_seq_stay_after_what_was_written_before_them() {
+    // docs/runlog.md rule 2; the viewer's test is in tests/browser/viewer-features.test.mjs.
+    let log = [
+        row("2026-01-01T00:00:01Z", "stdout", "one\n", Some(1)),
+        row("2026-01-01T00:00:03Z", "stdout", "three\n", Some(3)),
+        row("2026-01-01T00:00:04Z", "stderr", "no seq, written after three\n", None),
+        row("2026-01-01T00:00:02Z", "stdout", "two\n", Some(2)),
+        "not a row at all\n".to_owned(),
+        row("2026-01-01T00:00:05Z", "stdout", "four\n", Some(4)),
+    ]
+    .concat();
+    let got = entries(&run(&["parse", "--format", "plain"], Some(&log)));
+    let texts: Vec<&str> = got.iter().map(|e| e["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["one", "two", "three", "no seq, written after three", "not a row at all", "four"]);
+    assert_eq!(got[3]["kind"], "stderr");
+    // A line that is not a row is kept as a stdout entry with the ts of the row before it.
+    assert_eq!((got[4]["kind"].as_str(), got[4]["ts"].as_str()), (Some("stdout"), Some("2026-01-01T00:00:02Z")));
+}
+
+#[test]
+fn parse_reads_a_piped_stdin_without_dash_and_asks_otherwise() {
+    let got = entries(&run(&["parse", "--ts", "2026-01-01T00:00:00Z"], Some("hello\n")));
+    assert_eq!(got.len(), 1);
+    assert_eq!((got[0]["kind"].as_str(), got[0]["text"].as_str()), (Some("stdout"), Some("hello")));
+    // Standard input is /dev/null here (a device, not a pipe): the command asks for a file.
+    assert_bad(&run(&["parse"], None), "which file?");
+    assert_bad(&run(&["session"], None), "which file?");
+}
+
+#[test]
+fn parse_reads_several_files_each_with_a_fresh_parser() {
+    let call = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+    let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}"#;
+    let a = temp_file("a.jsonl", &format!("{INIT}\n{call}\n"));
+    let b = temp_file("b.jsonl", &format!("{result}\n"));
+    let c = temp_file("c.jsonl", &row("2026-01-01T00:00:09Z", "stderr", "from a run log\n", Some(1)));
+    let ts = "2026-01-01T00:00:00Z";
+    let (pa, pb, pc) = (a.to_str().unwrap(), b.to_str().unwrap(), c.to_str().unwrap());
+    let got = entries(&run(&["parse", "--ts", ts, "--record-ts", pa, pb, pc], None));
+    let kinds: Vec<&str> = got.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["init", "tool_call", "tool_result", "stderr"]);
+    // b.jsonl's parser never saw the call: the result is not paired with it.
+    assert!(got[2].get("toolName").is_none(), "{}", got[2]);
+    // Each file is detected on its own: c.jsonl is a run log, its row keeps its ts.
+    assert_eq!(got[3]["ts"], "2026-01-01T00:00:09Z");
+    // The same lines in one stream do pair.
+    let one = entries(&run(&["parse", "--ts", ts], Some(&format!("{INIT}\n{call}\n{result}\n"))));
+    assert_eq!(one[2]["toolName"], "Bash");
+    // A missing file among them stops with its name (what came before is printed).
+    let o = run(&["parse", "--ts", ts, pa, "/no/such/file.jsonl"], None);
+    assert_bad(&o, "cannot read /no/such/file.jsonl: no such file");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
+    for p in [a, b, c] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn parse_input_run_log_refuses_what_is_not_one() {
+    let p = temp_file("not-a-run-log.jsonl", &format!("{INIT}\n"));
+    let o = run(&["parse", "--input", "run-log", p.to_str().unwrap()], None);
+    assert_bad(&o, "is not a Paperclip run log");
+    assert!(o.stdout.is_empty());
+    assert_bad(&run(&["parse", "--input", "run-log"], Some("plain text\n")), "standard input is not a Paperclip run log");
+    // An empty input is no run log's fault: nothing to print.
+    let o = run(&["parse", "--input", "run-log"], Some(""));
+    assert!(o.status.success() && o.stdout.is_empty());
+    assert_bad(&run(&["parse", "--input", "bogus", "-"], Some("")), "invalid value 'bogus'");
+    let _ = std::fs::remove_file(&p);
+}
+
+#[test]
+fn max_input_bounds_what_is_read_whole() {
+    let log = row("2026-01-01T00:00:01Z", "stdout", "hello\n", Some(1)).repeat(20);
+    let p = temp_file("big-run.jsonl", &log);
+    let path = p.to_str().unwrap();
+    let o = run(&["parse", "--max-input", "1K", path], None);
+    assert_bad(&o, "over the 1 KiB input limit");
+    assert!(o.stderr.ends_with(b"raise it with --max-input)\n"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.is_empty(), "nothing of a run log is printed before it is read whole");
+    // From a pipe, where the size is not known up front.
+    assert_bad(&run(&["parse", "--max-input", "1K"], Some(&log)), "standard input is over the 1 KiB input limit");
+    assert_eq!(entries(&run(&["parse", "--max-input", "2K", path], None)).len(), 20);
+    // Agent stdout is streamed, so the limit does not apply to it.
+    let big_plain = "plain text line\n".repeat(200);
+    assert_eq!(entries(&run(&["parse", "--max-input", "1K", "--format", "plain"], Some(&big_plain))).len(), 200);
+    // session and dump read whole too.
+    assert_bad(&run(&["session", "--max-input", "100", &fixture("session-v2.1.281.jsonl")], None), "over the 100 bytes input limit");
+    assert_bad(&run(&["dump", "--max-input", "100", &fixture("session-v2.1.281.jsonl")], None), "over the 100 bytes input limit");
+    assert_bad(&run(&["parse", "--max-input", "lots", path], None), "want a size in bytes");
+    let _ = std::fs::remove_file(&p);
+}
+
+#[test]
+fn a_closed_standard_output_is_an_error_not_a_lost_output() {
+    let o = Command::new("sh")
+        .args(["-c", "exec \"$0\" parse --format plain - >&-", BIN])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            let _ = c.stdin.take().unwrap().write_all(b"hello\n");
+            c.wait_with_output()
+        })
+        .expect("run sh");
+    assert_bad(&o, "standard output is closed");
+    // `| head` closing the pipe early is not an error: exit 0, quietly.
+    let o = Command::new("sh")
+        .args(["-c", "yes '{\"type\":\"assistant\"}' | head -100000 | \"$0\" parse --format plain | head -1", BIN])
+        .output()
+        .expect("run sh");
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
+}

@@ -29,7 +29,7 @@ let target = null; // { line } asked for by #L<line>; row id once found
 let targetRow = -1;
 
 function renderListRow(row) {
-  const el = renderRow(row, { refresh: (r) => list.invalidate(r) });
+  const el = renderRow(row, { decorate: (node) => { const q = query.trim(); if (q) highlight(node, q); } });
   const q = query.trim();
   if (q) highlight(el, q);
   if (current >= 0 && view[current] === row.id) el.classList.add("current");
@@ -444,7 +444,7 @@ function primeLayout() {
   box.className = "vl-sizer";
   box.setAttribute("aria-hidden", "true");
   for (const row of sample.rows) {
-    const el = renderRow(row, { refresh() {} });
+    const el = renderRow(row, {});
     el.classList.add("vl-row");
     box.append(el);
   }

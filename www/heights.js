@@ -27,10 +27,19 @@ export class Heights {
     for (let i = 0; i < n; i++) this.sum += this.h[i];
   }
 
+  // Doubles the capacity without a rebuild: a node k of the tree sums (k - lowbit(k), k],
+  // whatever the capacity, so the old nodes stay right; of the new ones only the last,
+  // covering everything, holds heights (all of them: n < the old capacity).
   grow() {
-    const old = this.h;
-    const n = this.n;
-    this.build(n, (i) => old[i]);
+    const cap = this.cap * 2;
+    const h = new Float64Array(cap);
+    h.set(this.h);
+    const tree = new Float64Array(cap + 1);
+    tree.set(this.tree);
+    tree[cap] = this.sum;
+    this.cap = cap;
+    this.h = h;
+    this.tree = tree;
   }
 
   push(v) {

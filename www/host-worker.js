@@ -177,6 +177,7 @@ const MAX_ENTRIES_PER_LINE = 10000; // the viewer's own cap, whatever the parser
 const MAX_ENTRIES_PER_MESSAGE = 4000; // one structured clone on the page stays small
 const OWN_TS_MAX_LINE = 1 << 20; // longer lines are not searched for a timestamp
 const STREAMS = ["stdout", "stderr", "system"];
+const RAW = 3; // a run-log file line that is not a row, kept as a stdout entry
 
 function openSession(msg) {
   if (msg.blob && typeof msg.blob === "object") {
@@ -214,51 +215,54 @@ function ownTs(line) {
 
 // --- Paperclip stored run logs -----------------------------------------------------------
 // JSONL rows {"ts", "stream": "stdout"|"stderr"|"system", "chunk", "seq"?}: chunks are
-// pieces of output, not lines. Detected when the first (up to) three non-blank lines are
-// all such rows. Rules (docs/viewer.md; the CLI implements the same):
-//  1. rows are ordered by seq, stably; rows without a seq keep their place in the file
-//     (the rows that have one are sorted among the places such rows occupy);
-//  2. chunks are joined per stream and split on "\n"; a trailing "\r" is dropped; an
-//     unterminated tail is flushed at the end;
+// pieces of output, not lines. Detected when the first non-blank line is such a row. The
+// rules are docs/runlog.md's, shared with the CLI (src/runlog.rs):
+//  1. rows are ordered by seq, stably; a row without a seq (or a line that is not a row)
+//     sorts with the highest seq of the rows before it in the file, so it stays after
+//     everything written before it and such rows keep their file order;
+//  2. chunks are joined per stream and split on "\n"; a trailing "\r" is dropped; the
+//     unterminated tails are flushed at the end, in the order they began;
 //  3. each line gets the ts (and the file line number) of the row in which it BEGINS, and
 //     lines come out in the order they are completed;
 //  4. stdout lines go to the parser with that ts; stderr lines become `stderr` entries and
 //     system lines `system` entries (blank ones are skipped);
-//  5. a file line that is not such a row becomes one `system` entry saying so.
+//  5. a file line that is not such a row is kept whole as a `stdout` entry with the ts of
+//     the row before it in the file (not parsed); blank file lines are skipped.
 function runLogRow(line) {
   const t = line.trim();
   if (t[0] !== "{") return null;
   let v;
   try { v = JSON.parse(t); } catch (e) { return null; }
   if (!v || typeof v !== "object" || Array.isArray(v) || typeof v.chunk !== "string" || !STREAMS.includes(v.stream)) return null;
-  if (v.ts !== undefined && typeof v.ts !== "string") return null;
+  if (typeof v.ts !== "string") return null;
   return v;
 }
 
 function isRunLog(lines) {
-  let seen = 0;
-  for (let i = 0; i < lines.length && seen < 3; i++) {
-    if (lines[i].trim() === "") continue;
-    if (!runLogRow(lines[i])) return false;
-    seen++;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== "") return !!runLogRow(lines[i]);
   }
-  return seen > 0;
+  return false;
 }
 
-/** The file's lines as a run log: {texts, streams (index into STREAMS), tss, at (file line)}. */
+/** The file's lines as a run log: {texts, streams (index into STREAMS, or RAW), tss, at (file line)}. */
 function readRunLog(lines) {
   const rows = [];
+  let lastTs = "";
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() === "") continue;
     const v = runLogRow(lines[i]);
-    if (v) rows.push({ stream: STREAMS.indexOf(v.stream), chunk: v.chunk, ts: v.ts || "", seq: typeof v.seq === "number" && Number.isFinite(v.seq) ? v.seq : null, line: i, k: rows.length });
-    else rows.push({ stream: 2, chunk: `[agentlines viewer] line ${i + 1} is not a run-log row {ts, stream, chunk}: ${lines[i].slice(0, 200)}\n`, ts: "", seq: null, line: i, k: rows.length, bad: true });
+    if (v) {
+      rows.push({ stream: STREAMS.indexOf(v.stream), chunk: v.chunk, ts: v.ts, seq: typeof v.seq === "number" && Number.isFinite(v.seq) ? v.seq : null, line: i, k: rows.length });
+      lastTs = v.ts;
+    } else rows.push({ stream: RAW, chunk: lines[i], ts: lastTs, seq: null, line: i, k: rows.length });
   }
-  const slots = [];
-  for (let k = 0; k < rows.length; k++) if (rows[k].seq !== null) slots.push(k);
-  const sorted = slots.map((k) => rows[k]).sort((a, b) => a.seq - b.seq || a.k - b.k);
-  const ordered = rows.slice();
-  slots.forEach((k, j) => { ordered[k] = sorted[j]; });
+  let high = -Infinity; // the highest seq so far: the key of a row without one
+  for (const r of rows) {
+    r.key = r.seq !== null ? r.seq : high;
+    if (r.key > high) high = r.key;
+  }
+  const ordered = rows.slice().sort((a, b) => a.key - b.key || a.k - b.k);
   const out = { texts: [], streams: [], tss: [], at: [] };
   const pending = STREAMS.map(() => null); // {text, ts, line} of a begun, unfinished line
   const emit = (stream, text, ts, line) => {
@@ -267,8 +271,10 @@ function readRunLog(lines) {
     out.tss.push(ts);
     out.at.push(line);
   };
-  for (const r of ordered) {
+  for (let place = 0; place < ordered.length; place++) {
+    const r = ordered[place];
     const c = r.chunk;
+    if (r.stream === RAW) { emit(RAW, c, r.ts, r.line); continue; }
     let pos = 0;
     while (pos <= c.length) {
       const nl = c.indexOf("\n", pos);
@@ -277,7 +283,7 @@ function readRunLog(lines) {
       if (nl < 0) {
         if (part !== "") {
           if (open) open.text += part;
-          else pending[r.stream] = { text: part, ts: r.ts, line: r.line };
+          else pending[r.stream] = { text: part, ts: r.ts, line: r.line, place };
         }
         break;
       }
@@ -287,7 +293,7 @@ function readRunLog(lines) {
       pos = nl + 1;
     }
   }
-  const tails = pending.map((p, s) => p && { ...p, s }).filter(Boolean).sort((a, b) => a.line - b.line);
+  const tails = pending.map((p, s) => p && { ...p, s }).filter(Boolean).sort((a, b) => a.place - b.place);
   for (const p of tails) emit(p.s, p.text, p.ts, p.line);
   return out;
 }
@@ -333,7 +339,7 @@ function parseOne(s, i, clock, out) {
     ts = log.tss[i] || clock || new Date(BASE_TS + at * 1000).toISOString();
     real = !!log.tss[i] || !!clock;
     if (log.streams[i] !== 0) {
-      const kind = STREAMS[log.streams[i]];
+      const kind = log.streams[i] === RAW ? "stdout" : STREAMS[log.streams[i]];
       got = line.trim() === "" ? [] : [{ kind, ts, text: line }];
     }
   } else {

@@ -36,22 +36,39 @@ function cutAt(text, limit) {
   return nl > floor ? nl + 1 : limit;
 }
 
-// The part of a long text shown now: row.shown[key] characters (first CLIP), grown by
-// "show more". Rendering is bounded per row whatever the entry holds.
-function piece(row, key, text, first) {
-  const want = (row.shown && row.shown[key]) || first;
-  const end = cutAt(text, want);
-  return { text: text.slice(0, end), more: text.length - end };
-}
-
-function moreButton(row, key, shown, more, step, ctx) {
-  const b = el("button", "more", `show more (${fmtInt(more)} more characters)`);
+// A long text is shown in pieces, so rendering is bounded per row whatever the entry holds:
+// the first `first` characters, then `step` more per "show more", each cut at a blank line
+// or line break (cutAt). `make(part)` builds one piece's node and `put(node)` places it. A
+// click appends the next piece in place: the row is not re-rendered, so the pieces already
+// shown are neither rebuilt nor laid out again and a click costs one piece however much is
+// open (ctx.decorate(node), when given, marks search matches in it). row.shown[key] counts
+// the pieces, so a later render of the row (scrolled out and back) shows as many.
+// Returns the "show more" button, or null when the whole text is shown.
+function pieces(row, key, text, first, step, make, put, ctx) {
+  const want = (row.shown && row.shown[key]) || 1;
+  let start = 0;
+  let k = 0;
+  const add = () => {
+    const end = cutAt(text, start + (k ? step : first));
+    const node = make(start === 0 && end === text.length ? text : text.slice(start, end));
+    start = end;
+    k++;
+    return node;
+  };
+  while (k < want && start < text.length) put(add());
+  if (start >= text.length) return null;
+  const b = el("button", "more");
   b.type = "button";
+  const say = () => { b.textContent = `show more (${fmtInt(text.length - start)} more characters)`; };
+  say();
   b.addEventListener("click", (ev) => {
     ev.preventDefault();
-    row.shown = { ...(row.shown || {}), [key]: shown + step };
-    row.v++;
-    ctx.refresh(row);
+    const node = add();
+    put(node);
+    if (ctx && ctx.decorate) ctx.decorate(node);
+    row.shown = { ...(row.shown || {}), [key]: k };
+    if (start >= text.length) b.remove();
+    else say();
   });
   return b;
 }
@@ -82,20 +99,82 @@ function textNodes(text) {
   return hasEscapes(text) ? ansiNodes(text) : [document.createTextNode(text)];
 }
 
+// Plain text: one <pre>; past the first piece each piece is a block of its own inside it
+// (a span shown as a block: its own line layout, so appending one leaves the others be).
 function pre(row, key, text, cls, ctx) {
-  const c = piece(row, key, text, CLIP);
   const p = el("pre", cls);
-  p.append(...textNodes(c.text));
-  if (!c.more) return [p];
-  return [p, moreButton(row, key, c.text.length, c.more, PLAIN_STEP, ctx)];
+  if (text.length <= CLIP) {
+    p.append(...textNodes(text));
+    return [p];
+  }
+  const make = (part) => {
+    const s = el("span", "piece");
+    s.append(...textNodes(part));
+    return s;
+  };
+  const more = pieces(row, key, text, CLIP, PLAIN_STEP, make, (n) => p.append(n), ctx);
+  return more ? [p, more] : [p];
 }
 
+// Markdown: each piece is parsed on its own (markdown.js caches the tokens of long texts).
+// A code fence or a table that a cut falls inside goes on in the next piece: that piece
+// starts with the fence's opening line, or the table's header and delimiter rows (shown
+// again), so long code stays code and long tables stay tables. Other blocks that span a
+// cut (a list, a quote) show as two.
 function markdown(row, key, text, ctx) {
-  const c = piece(row, key, text, MD_CLIP);
   const box = el("div", "md");
-  box.append(renderMarkdown(c.text));
-  if (c.more) box.append(moreButton(row, key, c.text.length, c.more, MD_STEP, ctx));
+  if (text.length <= MD_CLIP) {
+    box.append(renderMarkdown(text));
+    return box;
+  }
+  let carry = null; // what the next piece must start with: { fence } or { table }
+  const make = (part) => {
+    let src = part;
+    if (carry && carry.fence) src = carry.fence + "\n" + part;
+    else if (carry && carry.table && !/^[ \t]*\n/.test(part)) src = carry.table + "\n" + part;
+    carry = openBlockAtEnd(src);
+    const d = el("div", "piece");
+    d.append(renderMarkdown(src));
+    return d;
+  };
+  let more = null;
+  const put = (n) => (more ? more.before(n) : box.append(n));
+  more = pieces(row, key, text, MD_CLIP, MD_STEP, make, put, ctx);
+  if (more) box.append(more);
   return box;
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+const TABLE_DELIM = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+/** The code fence or table still open at the end of `src` (CommonMark's fence rules, GFM's
+ * table shape, as markdown-it reads them): { fence: opening line } or { table: header and
+ * delimiter rows }, or null. */
+function openBlockAtEnd(src) {
+  const lines = src.split("\n");
+  const n = src.endsWith("\n") ? lines.length - 1 : lines.length;
+  let fence = null;
+  let table = null;
+  for (let i = 0; i < n; i++) {
+    const l = lines[i];
+    if (fence) {
+      const m = FENCE_CLOSE.exec(l);
+      if (m && m[1][0] === fence.ch && m[1].length >= fence.len) fence = null;
+      continue;
+    }
+    const m = FENCE_OPEN.exec(l);
+    if (m && !(m[1][0] === "`" && m[2].includes("`"))) {
+      fence = { ch: m[1][0], len: m[1].length, line: l };
+      table = null;
+    } else if (table) {
+      if (!l.trim() || !l.includes("|")) table = null;
+    } else if (i + 1 < n && l.includes("|") && TABLE_DELIM.test(lines[i + 1]) && lines[i + 1].includes("-")) {
+      table = l + "\n" + lines[i + 1];
+      i++;
+    }
+  }
+  return fence ? { fence: fence.line } : table ? { table } : null;
 }
 
 // A card-body label with a copy button.
@@ -261,7 +340,8 @@ function resultRow(row, ctx) {
   return box;
 }
 
-/** Builds the element for one row. ctx.refresh(row) re-renders it after a change. */
+/** Builds the element for one row. ctx.decorate(node), if given, is called on the nodes a
+ * "show more" adds later (the caller marks search matches with it). */
 export function renderRow(row, ctx) {
   if (row.type === "tool") return toolCard(row, ctx);
   if (row.type === "diff") return diff(row);

@@ -71,7 +71,14 @@ state) and the output is flushed whenever the input has to wait. A run log is re
 
 Timestamps: without --ts, a line that is a JSON record with its own top-level \"timestamp\" \
 (session files, Gemini events) gets it, later lines without one the last seen, lines before \
-any the time the command started. In a run log every line gets the ts of its row.";
+any the time the command started. In a run log every line gets the ts of the row it begins in. \
+--ts replaces all of these; --ts with --record-ts only the start time.
+
+Run logs: rows are ordered by seq, chunks joined per stream into lines; docs/runlog.md has \
+the rules.
+
+Exit status: 0 on success, 2 on a usage error or bad input (one line `agentlines: <why>` on \
+standard error).";
 
 const WHOLE_INPUT: &str = "Memory: the reader needs the whole file, so it is read whole, at most \
 --max-input bytes (default 256M), from a file or from standard input alike.";
@@ -398,8 +405,17 @@ fn parse_run_log(
     let rest = io::read_bounded(reader, path, a.max_input, head.len() as u64, bar)?;
     bar.finish_and_clear();
     let text = head + &io::lossy(rest);
+    if !text.trim().is_empty() && !runlog::is_run_log(&text) {
+        return fail(format!(
+            "{} is not a Paperclip run log: its first line is not a {{\"ts\",\"stream\",\"chunk\"}} \
+             row (without --input run-log it is read as agent stdout)",
+            io::name_of(path)
+        ));
+    }
     let fallback = stamps.fixed.clone().unwrap_or_else(|| stamps.last.clone());
-    write_entries(out, &runlog::parse(&text, &fallback, |l, ts| one(l, ts)))
+    // `--ts` alone gives every entry that time; with `--record-ts` the rows' own ts win.
+    let fixed = if stamps.records { None } else { stamps.fixed.as_deref() };
+    write_entries(out, &runlog::parse(&text, &fallback, fixed, |l, ts| one(l, ts)))
 }
 
 fn session_cmd(a: SessionArgs) -> Result<(), Failure> {

@@ -11,8 +11,8 @@
 //! `parent_item`). Every item has `id` (`<uuid>:<index>`), `uuid`, `source` (`{offset,
 //! bytes}` of its record), `type`, `at` (ms) and `turn`.
 //!
-//! - [`classify`] / [`Classification`]: text → items (whole file, or chunk by chunk).
-//! - [`selection`] / [`select`]: which items a dump keeps (`tool,-tool:Read,@preset`).
+//! - [`classify()`] / [`Classification`]: text → items (whole file, or chunk by chunk).
+//! - [`selection`] / [`select()`]: which items a dump keeps (`tool,-tool:Read,@preset`).
 //! - [`dump_config`]: validates a config's presets with upstream's messages.
 //! - [`dump_ids`] / [`dump_file`] / [`dump_session`]: the `SessionDumpFile` and its ledger.
 //!

@@ -68,6 +68,79 @@ test("Markdown is CommonMark (markdown-it) built as DOM, HTML stays text", async
   await clean(page, problems);
 });
 
+test("long Markdown is shown in pieces: each \"show more\" adds the next one, to the end", async () => {
+  const paras = Array.from({ length: 400 }, (_, i) => `Paragraph ${i + 1} with **bold** words and \`code\` ${"lorem ipsum ".repeat(6)}`);
+  const text = paras.join("\n\n") + "\n\nTHE END";
+  assert.ok(text.length > 30000);
+  const { page, problems } = await echoPage();
+  await paste(page, echo({ kind: "assistant", text }));
+  const state = () => page.$eval("#list .assistant .md", (md) => ({
+    paras: md.querySelectorAll("p").length,
+    last: [...md.querySelectorAll("p")].pop()?.textContent ?? "",
+    more: md.querySelector("button.more")?.textContent ?? null,
+  }));
+  const first = await state();
+  assert.ok(first.paras > 20 && first.paras < 100, `first piece: ${first.paras} paragraphs`);
+  assert.match(first.more, /^show more \([\d,]+ more characters\)$/);
+  let seen = first.paras;
+  let clicks = 0;
+  for (let s = first; s.more; s = await state()) {
+    await page.click("#list .assistant .md button.more");
+    await frames(page);
+    const next = await state();
+    assert.ok(next.paras > seen, `click ${++clicks} added paragraphs (${seen} -> ${next.paras})`);
+    seen = next.paras;
+    if (!next.more) break;
+  }
+  const end = await state();
+  assert.equal(end.more, null);
+  assert.equal(end.paras, 401, "every paragraph once, none doubled at a cut");
+  assert.equal(end.last, "THE END");
+  assert.ok(clicks >= 2, `${clicks} clicks`);
+  // A search marks matches in the pieces a click adds, too (the same text parsed afresh,
+  // with the search set: only the first piece is shown, no match in it yet).
+  await page.fill("#search", "the end");
+  await paste(page, echo({ kind: "assistant", text }));
+  await page.waitForSelector("#list .assistant .md button.more");
+  assert.equal(await page.$$eval("#list .assistant mark", (ms) => ms.length), 0);
+  for (let k = 0; k < 20 && (await page.$("#list .assistant .md button.more")); k++) {
+    await page.click("#list .assistant .md button.more");
+    await frames(page);
+  }
+  assert.deepEqual(await page.$$eval("#list .assistant mark", (ms) => ms.map((m) => m.textContent)), ["THE END"]);
+  await clean(page, problems);
+});
+
+test("long code and long tables stay code and tables across the pieces of a long text", async () => {
+  const code = Array.from({ length: 700 }, (_, i) => (i % 50 === 0 ? "\n" : "") + `# comment ${i}, not a heading\nx_${i} = ${i}`).join("\n");
+  const table = "| n | square |\n|---|---:|\n" + Array.from({ length: 1500 }, (_, i) => `| ${i} | ${i * i} |`).join("\n");
+  const text = "Intro.\n\n```python\n" + code + "\n```\n\nBetween.\n\n" + table + "\n\nOutro.";
+  assert.ok(code.length > 3 * 5000 && table.length > 2 * 10000);
+  const { page, problems } = await echoPage();
+  await paste(page, echo({ kind: "assistant", text }));
+  for (let k = 0; k < 40 && (await page.$("#list .assistant .md button.more")); k++) {
+    await page.click("#list .assistant .md button.more");
+    await frames(page);
+  }
+  const got = await page.$eval("#list .assistant .md", (md) => ({
+    more: !!md.querySelector("button.more"),
+    pieces: md.querySelectorAll(":scope > .piece").length,
+    headings: md.querySelectorAll("h1, h2, h3, h4, h5, h6").length,
+    codeLines: [...md.querySelectorAll("pre code")].map((c) => c.textContent).join("\n").split("\n").filter((l) => /^x_\d+ = \d+$/.test(l)).length,
+    rows: [...md.querySelectorAll("tbody tr")].map((tr) => tr.firstElementChild.textContent),
+    pipes: [...md.querySelectorAll("p")].filter((p) => p.textContent.includes("|")).length,
+    outro: [...md.querySelectorAll("p")].pop().textContent,
+  }));
+  assert.equal(got.more, false);
+  assert.ok(got.pieces >= 4, `${got.pieces} pieces`);
+  assert.equal(got.headings, 0, "comment lines inside the fence never become headings");
+  assert.equal(got.codeLines, 700, "every code line is in a code block");
+  assert.deepEqual(got.rows, Array.from({ length: 1500 }, (_, i) => String(i)), "every table row is a row, once");
+  assert.equal(got.pipes, 0, "no table row shown as a paragraph");
+  assert.equal(got.outro, "Outro.");
+  await clean(page, problems);
+});
+
 test("search highlights matches, steps through them and says when nothing matches", async () => {
   const { page, problems } = await echoPage();
   const lines = [];
@@ -275,7 +348,7 @@ test("timestamps records carry give real tool durations; synthetic ones give non
   await clean(page, problems);
 });
 
-// A Paperclip stored run log: rows {ts, stream, chunk, seq?}; see docs/viewer.md for the rules.
+// A Paperclip stored run log: rows {ts, stream, chunk, seq?}; see docs/runlog.md for the rules.
 function runLog() {
   const call = echo({ kind: "tool_call", name: "Bash", input: { command: "make test" }, toolUseId: "m" });
   const result = echo({ kind: "tool_result", toolUseId: "m", content: "ok", isError: false });
@@ -314,6 +387,43 @@ test("a Paperclip stored run log is read directly: chunks joined per stream, in 
   const ts = await page.$eval("#list .assistant .ts", (e) => e.textContent);
   assert.equal(ts, "10:00:01.500");
   await shot(page, "viewer-runlog.png");
+  await clean(page, problems);
+});
+
+test("run-log rows without seq stay after what was written before them; other lines are kept whole", async () => {
+  // docs/runlog.md rule 2, on the same rows as tests/cli.rs's
+  // run_log_rows_without_seq_stay_after_what_was_written_before_them.
+  const row = (seq, s, stream, chunk) => JSON.stringify(seq === null ? { ts: at(s * 1000), stream, chunk } : { ts: at(s * 1000), stream, chunk, seq });
+  const junk = "not a row at all " + "x".repeat(300);
+  const log = [
+    row(1, 1, "stdout", "one\n"),
+    row(3, 3, "stdout", "three\n"),
+    row(null, 4, "stderr", "no seq, written after three\n"),
+    row(2, 2, "stdout", "two\n"),
+    junk,
+    row(4, 5, "stdout", "four\n"),
+  ].join("\n");
+  const { page, problems } = await echoPage();
+  await paste(page, log);
+  const rows = await sweepRows(page);
+  const said = rows.map((r) => ["no seq", "not a row", "one", "two", "three", "four"].find((w) => r.text.includes(w)));
+  assert.deepEqual(said, ["one", "two", "three", "no seq", "not a row", "four"]);
+  assert.ok(rows[3].cls.includes("stderr"));
+  // The line that is not a row: a stdout entry, whole, with the ts of the row before it.
+  assert.ok(rows[4].cls.includes("stdout") && rows[4].text.includes(junk), rows[4].text);
+  // Each row links to the file line its text began in.
+  assert.deepEqual(rows.map((r) => r.text.match(/L(\d+)/)[1]), ["1", "4", "2", "3", "5", "6"]);
+  // The exported entries are what `agentlines parse` gives for this log (tests/cli.rs).
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  const entries = JSON.parse(readFileSync(await dl.path(), "utf8")).map((e) => [e.kind, e.ts, e.text]);
+  assert.deepEqual(entries, [
+    ["stdout", at(1000), "one"],
+    ["stdout", at(2000), "two"],
+    ["stdout", at(3000), "three"],
+    ["stderr", at(4000), "no seq, written after three"],
+    ["stdout", at(2000), junk],
+    ["stdout", at(5000), "four"],
+  ]);
   await clean(page, problems);
 });
 
