@@ -27,7 +27,17 @@ setup-browser:
 # host.wasm: every runtime and the turn-signal notices, no readers (the files the host loads);
 # full.wasm: everything
 # (the adapter-author entry); <runtime>.wasm: one runtime each.
+# Rebuilt only when an input changed (target/dist.stamp), so `make serve`, `make demo` and
+# the benchmarks start at once on an unchanged tree; a missing dist/ rebuilds too.
+DIST_INPUTS := $(shell find src pkg-template tests/fixtures -type f 2>/dev/null) \
+               Cargo.toml Cargo.lock package-lock.json scripts/assemble.mjs scripts/check-package.mjs Makefile
+DIST_STAMP  := target/dist.stamp
+
 dist: setup
+	@[ -f dist/ui-parser.js ] && [ -f pkg/package.json ] || rm -f $(DIST_STAMP)
+	@$(MAKE) --no-print-directory $(DIST_STAMP)
+
+$(DIST_STAMP): $(DIST_INPUTS)
 	@mkdir -p $(WASM_OUT)
 	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host.wasm
@@ -40,6 +50,7 @@ dist: setup
 	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --full $(WASM_OUT)/full.wasm \
 	  $(foreach r,$(RUNTIMES),--runtime $(r)=$(WASM_OUT)/$(r).wasm)
 	node scripts/check-package.mjs
+	@touch $@
 
 check:
 	node scripts/check-package.mjs
