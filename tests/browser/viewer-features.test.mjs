@@ -188,7 +188,14 @@ test("#L<n> opens the log at that line; every row links to itself", async () => 
   assert.ok(target.visible, "the target row is on screen");
   assert.equal(target.href, "#L321");
   // Clicking another row's L-number moves the hash and the mark.
-  const other = await page.$$eval("#list .vl-row a.ln", (as) => as.map((a) => a.getAttribute("href")).find((h) => h !== "#L321"));
+  // (A link on screen: one in the overscan would be scrolled to first, and the list may
+  // render other rows under the pointer meanwhile.)
+  const other = await page.$$eval("#list .vl-row a.ln", (as) => {
+    const box = document.getElementById("list").getBoundingClientRect();
+    const onScreen = (a) => { const r = a.getBoundingClientRect(); return r.top >= box.top + 20 && r.bottom <= box.bottom - 20; };
+    return as.filter(onScreen).map((a) => a.getAttribute("href")).find((h) => h !== "#L321");
+  });
+  assert.ok(other, "another row's link on screen");
   await page.click(`#list a.ln[href="${other}"]`);
   await page.waitForFunction((h) => document.body.dataset.target === h.slice(2), other);
   assert.equal(await page.evaluate(() => location.hash), other);
