@@ -14,9 +14,10 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // reported on every build; the check fails past the hard ceilings below, which catch a
 // regression without failing every build on a target we know we miss. The full ceiling
 // was 180 KB until five runtime modules (ACP, Grok, Kimi, Cursor Cloud, Hermes: +111 KB
-// of raw wasm, 141.6 → 188 KB gzip) came in on 2026-12-03.
+// of raw wasm, 141.6 → 188 KB gzip) and the fidelity work came in on 2026-12-03 (199.2 KiB
+// then; 208 KiB leaves room for another toolchain's code generation, not for new code).
 const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 200 * 1024, runtime: 128 * 1024 };
+const CEILING = { full: 208 * 1024, runtime: 128 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
