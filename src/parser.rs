@@ -81,6 +81,17 @@ fn read_line_into(
 ) -> Option<(Format, Confidence)> {
     let mut cleaned = String::new();
     let Some(value) = read_object(line, &mut cleaned) else {
+        // `stdout: {…}` / `stderr: …`: a stream label in front of the line, as the host's
+        // cursor and openclaw readers accept it: the JSON after it, or the text as stderr.
+        if let Some((err, rest)) = stream_label(line) {
+            if rest.starts_with('{') {
+                return read_line_into(rest, ts, format, states, out);
+            }
+            if err {
+                out.emit(Entry::stderr(ts, rest));
+                return None;
+            }
+        }
         return Some(formats::parse_text(line, ts, format, out));
     };
     let detected = match format {
@@ -102,6 +113,23 @@ fn read_line_into(
             out.emit(common::unknown_event(ts, "", &value));
             None
         }
+    }
+}
+
+/// `(is stderr, rest)` of a line that starts with `stdout`/`stderr` (any case) and `:` or
+/// `=`, or with the label right before a JSON object; the rest trimmed and not empty.
+fn stream_label(line: &str) -> Option<(bool, &str)> {
+    let t = line.trim_start();
+    let head = t.get(..6)?;
+    let err = head.eq_ignore_ascii_case("stderr");
+    if !err && !head.eq_ignore_ascii_case("stdout") {
+        return None;
+    }
+    let after = t[6..].trim_start();
+    match after.strip_prefix([':', '=']).map(str::trim) {
+        Some(rest) if !rest.is_empty() => Some((err, rest)),
+        _ if after.starts_with('{') => Some((err, after.trim_end())),
+        _ => None,
     }
 }
 
@@ -456,6 +484,15 @@ mod tests {
         assert!(parse_line("", "t").is_empty());
         assert!(parse_line("  \r", "t").is_empty());
         assert_eq!(parse_line("hello", "t"), vec![Entry::stdout("t", "hello")]);
+    }
+
+    #[test]
+    fn a_stream_label_in_front_is_read_through() {
+        let json = parse_line(r#"stdout: {"type":"system","subtype":"init","session_id":"s","model":"m","apiKeySource":"login","cwd":"/"}"#, "t");
+        assert!(matches!(&json[0], Entry::Init { session_id, .. } if session_id == "s"));
+        assert_eq!(parse_line("STDERR= handshake failed", "t"), vec![Entry::stderr("t", "handshake failed")]);
+        assert_eq!(parse_line("stderr output follows", "t"), vec![Entry::stdout("t", "stderr output follows")]);
+        assert!(matches!(&parse_line("stdout:", "t")[0], Entry::Stdout { .. }));
     }
 
     #[test]

@@ -322,7 +322,9 @@ fn generic(sub: &str, v: &Value) -> String {
         "state",
         "status",
     ];
-    match keys.iter().find_map(|k| common::nonempty_str(v, k)) {
+    // An `error` object (`{"error":{"message":…}}`) says its message.
+    let nested = || Some(super::text::nested_message(v.get("error")?)).filter(|m| !m.is_empty());
+    match keys.iter().find_map(|k| common::nonempty_str(v, k).map(str::owned)).or_else(nested) {
         Some(s) => format!("{label}: {}", clip(&strip_ansi(s.trim()), 300)),
         None => {
             let fields = common::short_fields(v, 2);
