@@ -387,3 +387,27 @@ test("the comparison fails on a real regression", () => {
   assert.ok(compareLine("acp", "", card, [{ ...card[0], toolUseId: "y" }]).failure, "a wrong tool id must fail");
   assert.ok(compareLine("acp", "", card, []).failure, "a dropped card must fail");
 });
+
+test("the listed differences fail when what they rely on is missing", () => {
+  // shown-once: a chunk ours does not show on its line must be on another line of the run.
+  const chunk = [{ kind: "assistant", ts: "t", text: "I'll read" }];
+  const run = { fileOurs: [[], [{ kind: "assistant", ts: "t", text: "I'll read the README." }]], index: 0 };
+  assert.equal(compareLine("cursor", "{}", chunk, [], run).failure, undefined);
+  assert.ok(compareLine("cursor", "{}", chunk, [], { fileOurs: [[], [{ kind: "assistant", ts: "t", text: "Something else." }]], index: 0 }).failure);
+  // cursor-tool-names: the tool's name, the same id.
+  const shell = [{ kind: "tool_call", ts: "t", name: "shellToolCall", toolUseId: "c1", input: { command: "ls" } }];
+  assert.equal(compareLine("cursor", "{}", shell, [{ ...shell[0], name: "shell" }]).failure, undefined);
+  assert.ok(compareLine("cursor", "{}", shell, [{ ...shell[0], name: "shell", toolUseId: "c2" }]).failure);
+  assert.ok(compareLine("cursor", "{}", shell, [{ ...shell[0], name: "shell", input: {} }]).failure);
+  // codex-result-header: the output, and the host's isError.
+  const res = [{ kind: "tool_result", ts: "t", toolUseId: "i1", content: "command: ls\nstatus: completed\nexit_code: 0\n\na.txt", isError: false }];
+  assert.equal(compareLine("codex", "{}", res, [{ ...res[0], content: "a.txt" }]).failure, undefined);
+  assert.ok(compareLine("codex", "{}", res, [{ ...res[0], content: "b.txt" }]).failure);
+  assert.ok(compareLine("codex", "{}", res, [{ ...res[0], content: "a.txt", isError: true }]).failure);
+  // harness-kind: only the kinds listed for the adapter, with every word.
+  const line = JSON.stringify({ type: "assistant", message: { model: "<synthetic>", content: [] } });
+  const said = [{ kind: "assistant", ts: "t", text: "No response requested." }];
+  assert.equal(compareLine("claude", line, said, [{ kind: "system", ts: "t", text: "Claude Code: No response requested." }]).failure, undefined);
+  assert.ok(compareLine("claude", line, said, [{ kind: "system", ts: "t", text: "Claude Code: no response" }]).failure);
+  assert.ok(compareLine("codex", line, said, [{ kind: "system", ts: "t", text: "No response requested." }]).failure);
+});
