@@ -80,17 +80,17 @@ fn read_line_into(
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
     let mut cleaned = String::new();
+    // `stdout: {…}` / `stderr: …`: a stream label in front of the line, as the host's cursor
+    // and openclaw readers accept it: the JSON after it, or the text as stderr.
+    let label = stream_label(line);
+    let line = match label {
+        Some((_, rest)) if rest.starts_with('{') => rest,
+        _ => line,
+    };
     let Some(value) = read_object(line, &mut cleaned) else {
-        // `stdout: {…}` / `stderr: …`: a stream label in front of the line, as the host's
-        // cursor and openclaw readers accept it: the JSON after it, or the text as stderr.
-        if let Some((err, rest)) = stream_label(line) {
-            if rest.starts_with('{') {
-                return read_line_into(rest, ts, format, states, out);
-            }
-            if err {
-                out.emit(Entry::stderr(ts, rest));
-                return None;
-            }
+        if let Some((true, rest)) = label.filter(|(_, r)| !r.starts_with('{')) {
+            out.emit(Entry::stderr(ts, rest));
+            return None;
         }
         return Some(formats::parse_text(line, ts, format, out));
     };

@@ -57,6 +57,8 @@ export const ENTRY_DIFFERENCES = {
       if (!to) return null;
       const v = ctx.v ?? {};
       if (ctx.adapter === "claude" && e.kind === "assistant" && v.message?.model !== "<synthetic>" && !v.error) return null;
+      // Claude user text that is not the user's: `isMeta`, a subagent's prompt, a `[…]` marker.
+      if (ctx.adapter === "claude" && e.kind === "user" && !v.isMeta && !v.parent_tool_use_id && !/^\[.*\]$/s.test(e.text.trim())) return null;
       if (ctx.adapter === "pi" && v.message?.role !== "user") return null;
       if (ctx.adapter === "gemini" && !/^(warning|error)$/.test(String(v.severity ?? v.level ?? "warning"))) return null;
       return one(find(ctx, (o) => to.includes(o.kind) && has(e.text, o.text)));

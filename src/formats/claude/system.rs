@@ -323,8 +323,8 @@ fn generic(sub: &str, v: &Value) -> String {
         "status",
     ];
     // An `error` object (`{"error":{"message":…}}`) says its message.
-    let nested = || Some(super::text::nested_message(v.get("error")?)).filter(|m| !m.is_empty());
-    match keys.iter().find_map(|k| common::nonempty_str(v, k).map(str::owned)).or_else(nested) {
+    let nested = || common::path(v, &["error", "message"]).and_then(Value::as_str);
+    match keys.iter().find_map(|k| common::nonempty_str(v, k)).or_else(nested) {
         Some(s) => format!("{label}: {}", clip(&strip_ansi(s.trim()), 300)),
         None => {
             let fields = common::short_fields(v, 2);

@@ -296,17 +296,13 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             (lines.join("\n"), failed)
         }
         "web_search" => super::search::result(item),
+        // A string, an object's `message` (else its JSON); the status (`done`) when none.
         "tool_use" | "tool_result" => {
-            let raw = ["content", "output", "result", "error", "message"]
+            let text = ["content", "output", "result", "error", "message"]
                 .iter()
-                .find_map(|k| item.get(k).filter(|x| !x.is_null()));
-            let text = match raw {
-                Some(r) => r.as_str().map(str::owned).or_else(|| error_message(Some(r))).unwrap_or_else(|| common::compact_json(r)),
-                None => String::new(),
-            };
-            let failed = failed || bool_of(item, "is_error");
-            let text = if text.is_empty() { (if failed { "failed" } else { "completed" }).owned() } else { text };
-            (text, failed)
+                .find_map(|k| error_message(item.get(k)));
+            let none = if status.is_empty() { "done" } else { status };
+            (text.unwrap_or_else(|| none.owned()), failed || bool_of(item, "is_error"))
         }
         _ => (if status.is_empty() { "done".owned() } else { status.owned() }, failed),
     }
