@@ -8,7 +8,7 @@
 // rewrites it, and the test fails when the doc and the numbers disagree.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync, readdirSync } from "node:fs";
+import { readFileSync, writeFileSync, readdirSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -46,13 +46,14 @@ export const ADAPTERS = [
   { name: "hermes_gateway", id: "hermes_gateway", oracle: hermesGateway.parseStdoutLine, dirs: ["hermes_gateway"] },
   // The CLI engine of claude/codex/gemini (`engine: "cli"`); their `acpx.*` lines go to
   // parseAcpxStdoutLine, compared in the acpx row.
-  { name: "claude_local", id: "claude", oracle: parseClaudeStdoutLine, dirs: ["claude"] },
-  { name: "codex_local", id: "codex", oracle: parseCodexStdoutLine, dirs: ["codex"] },
-  { name: "gemini_local", id: "gemini", oracle: parseGeminiStdoutLine, dirs: ["gemini"] },
-  { name: "opencode_local", id: "opencode", oracle: parseOpenCodeStdoutLine, dirs: ["opencode"] },
-  { name: "cursor (cursor_local)", id: "cursor", oracle: parseCursorStdoutLine, dirs: ["cursor"] },
+  // `corpus`: the shared corpus' directories read too when AGENTLINES_CORPUS names it.
+  { name: "claude_local", id: "claude", oracle: parseClaudeStdoutLine, dirs: ["claude"], corpus: ["claude-stream-json", "claude-session-jsonl"] },
+  { name: "codex_local", id: "codex", oracle: parseCodexStdoutLine, dirs: ["codex"], corpus: ["codex-exec-json", "codex-legacy", "codex-rollout"] },
+  { name: "gemini_local", id: "gemini", oracle: parseGeminiStdoutLine, dirs: ["gemini"], corpus: ["gemini-stream-json"] },
+  { name: "opencode_local", id: "opencode", oracle: parseOpenCodeStdoutLine, dirs: ["opencode"], corpus: ["opencode-json"] },
+  { name: "cursor (cursor_local)", id: "cursor", oracle: parseCursorStdoutLine, dirs: ["cursor"], corpus: ["cursor-stream-json"] },
   // Pi's parser keeps the open calls between lines: reset per file, as the host does per run.
-  { name: "pi_local", id: "pi", oracle: pi.parsePiStdoutLine, reset: pi.resetParserState, dirs: ["pi"] },
+  { name: "pi_local", id: "pi", oracle: pi.parsePiStdoutLine, reset: pi.resetParserState, dirs: ["pi"], corpus: ["pi-json"] },
   { name: "openclaw_gateway", id: "openclaw_gateway", oracle: parseOpenClawGatewayStdoutLine, dirs: ["plain/openclaw-gateway-adapter-log.txt"] },
   { name: "cursor_cloud", id: "cursor_cloud", oracle: parseCursorCloudStdoutLine, dirs: ["cursor_cloud"] },
 ];
@@ -261,6 +262,25 @@ function fixtureLines(spec) {
   return out;
 }
 
+/** With AGENTLINES_CORPUS set: the lines of the corpus directories `dirs` (our stateful
+ * output computed, there being no reviewed golden). */
+function corpusLines(dirs) {
+  const base = process.env.AGENTLINES_CORPUS;
+  if (!base) return [];
+  const files = [];
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) for (const f of readdirSync(p).sort()) walk(join(p, f));
+    else if (/\.(jsonl|ndjson|txt|log)$/.test(p) && !p.includes(".expected.")) files.push(p);
+  };
+  for (const d of dirs ?? []) walk(join(base, d));
+  const stateful = loadHostFile("dist/ui-parser.js");
+  return files.flatMap((f) => {
+    const parser = stateful.createStdoutParser();
+    return linesOf(readFileSync(f, "utf8")).map((line, i) => ({ file: `corpus/${f.slice(base.length + 1)}`, n: i + 1, line, ts: fixtureTs(i), stateful: structuredClone(parser.parseLine(line, fixtureTs(i))) }));
+  });
+}
+
 function acpxType(line) {
   try {
     return String(JSON.parse(line)?.type ?? "").startsWith("acpx.");
@@ -270,11 +290,11 @@ function acpxType(line) {
 }
 
 /** Compares every fixture line of every adapter; returns per-adapter tallies and failures. */
-export function runOracles(ours) {
+export function runOracles(ours, { corpus = false } = {}) {
   const report = [];
   for (const a of ADAPTERS) {
     const tally = { adapter: a.name, id: a.id, lines: 0, generated: 0, same: 0, listed: 0, oursMore: 0, theirsMore: 0, reasons: {}, failures: [] };
-    const all = [...a.dirs.flatMap(fixtureLines), ...generatedLines(a.id)];
+    const all = [...a.dirs.flatMap(fixtureLines), ...generatedLines(a.id), ...(corpus ? corpusLines(a.corpus) : [])];
     {
       // Our stateless entries for every line of each file (a text shown on another line).
       const perFile = new Map();
@@ -345,8 +365,10 @@ export function parityTable(report) {
 
 const ours = loadHostFile("dist/ui-parser.stateless.js");
 
-test("on every fixture line, ours shows what the host's parser shows (or a listed difference)", () => {
-  const report = runOracles(ours);
+test("on every fixture line, ours shows what the host's parser shows (or a listed difference)", (t) => {
+  // (With AGENTLINES_CORPUS set, the shared corpus' lines too; the docs hold fixtures only.)
+  const report = runOracles(ours, { corpus: Boolean(process.env.AGENTLINES_CORPUS) });
+  if (process.env.AGENTLINES_CORPUS) for (const r of tableRows(report)) t.diagnostic(r);
   for (const t of report) assert.ok(t.lines > 0, `${t.adapter}: no fixture lines`);
   const failures = report.flatMap((t) => t.failures);
   assert.deepEqual(failures, [], failures.join("\n"));

@@ -6,7 +6,8 @@
 // - system / stderr: same kind, every word and number of the host's text in ours;
 // - stdout (a line the host shows raw): any entry of ours whose text contains it; the raw
 //   fallback of a JSON line is not content and is skipped;
-// - a text that is only whitespace (the host's `"\n\n"` text block) is not content;
+// - a text that is only whitespace (the host's `"\n\n"` text block) is not content, nor are
+//   terminal colour codes in a text;
 // - tool_call: same name and toolUseId, every word of the host's input values in our
 //   name, id and input;
 // - tool_result: same toolUseId and isError, every word of the host's content in ours;
@@ -314,7 +315,9 @@ export function compareLine(adapter, line, theirs, ours, extra = {}) {
   for (let e of theirs) {
     if (e.kind === "stdout" && isJson(line)) continue;
     if (["assistant", "thinking", "user", "system", "stderr"].includes(e.kind) && !String(e.text ?? "").trim()) continue;
-    if (HERMES.includes(adapter) && e.kind === "assistant") e = { ...e, text: stripAnsi(e.text) };
+    // Terminal colour codes in the host's text are not content (ours strips them).
+    if (typeof e.text === "string") e = { ...e, text: stripAnsi(e.text) };
+    if (typeof e.content === "string") e = { ...e, content: stripAnsi(e.content) };
     let found = -1;
     for (let j = cursor; j < ours.length; j++) {
       const c = covers(adapter, e, ours[j], ctx);
