@@ -161,7 +161,7 @@ const GENERATED = {
     j({ type: "tool_call", subtype: "progress", call_id: "c2", tool_call: { shell: {} } }),
     j({ type: "result", status: "error", error: { message: "max turns" }, stats: { input_tokens: 9, output_tokens: 2, cached: 1 } }),
     j({ type: "result", status: "success", stats: { input_tokens: 3, output_tokens: 4, cached: 1, total_tokens: 7, duration_ms: 5, tool_calls: 0 } }),
-    j({ type: "error", detail: "network down" }),
+    j({ type: "error", timestamp: "2026-01-01T00:00:00.000Z", severity: "error", message: "network down" }),
   ],
   opencode: [
     j({ type: "text", sessionID: "ses_1", timestamp: 1, part: { type: "text", text: "  " } }),
@@ -190,6 +190,12 @@ const GENERATED = {
     j({ type: "result", subtype: "success", result: "Finished.", duration_ms: 10, is_error: false, session_id: "cu-1", usage: { inputTokens: 5, outputTokens: 6 } }),
     j({ type: "result", subtype: "error", is_error: true, error: "crashed", session_id: "cu-1" }),
     j({ type: "error", error: { message: "rate limited" }, session_id: "cu-1" }),
+    // The older shapes the host's reader still takes ("compatibility with older stream-json"):
+    // OpenCode's events, as OpenCode writes them.
+    j({ type: "step_start", sessionID: "cu-old", part: { type: "step-start" } }),
+    j({ type: "text", part: { type: "text", text: "old chunk " } }),
+    j({ type: "tool_use", part: { type: "tool", callID: "o1", tool: "bash", state: { status: "completed", input: { command: "ls" }, output: "a.txt", metadata: { exit: 0 } } } }),
+    j({ type: "step_finish", part: { type: "step-finish", reason: "stop", cost: 0.001, tokens: { input: 4, output: 2, cache: { read: 1 } } } }),
   ],
   pi: [
     j({ type: "response", id: "1", success: true }),

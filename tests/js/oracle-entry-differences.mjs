@@ -35,7 +35,7 @@ const RELABEL = {
 
 export const ENTRY_DIFFERENCES = {
   "shown-once": {
-    adapters: ["claude", "cursor", "pi"],
+    adapters: ["cursor", "pi"],
     reason:
       "a text the host shows more than once (Cursor's `--stream-partial-output` chunks before the complete message, Pi's `text_end`/`message_end`/`turn_end`/`agent_end`, which each repeat the same message and its tool results, a tool result's `message_end` shown as `assistant` text): our stateless file shows it once, on the line with the complete message (checked: it is on another line of the same run), and our stateful parser shows the chunks as deltas on their own line (checked against the golden).",
     covers(e, ctx, cov) {
@@ -60,7 +60,8 @@ export const ENTRY_DIFFERENCES = {
       // Claude user text that is not the user's: `isMeta`, a subagent's prompt, a `[…]` marker.
       if (ctx.adapter === "claude" && e.kind === "user" && !v.isMeta && !v.parent_tool_use_id && !/^\[.*\]$/s.test(e.text.trim())) return null;
       if (ctx.adapter === "pi" && v.message?.role !== "user") return null;
-      if (ctx.adapter === "gemini" && !/^(warning|error)$/.test(String(v.severity ?? v.level ?? "warning"))) return null;
+      // Gemini: an `error` line of severity `warning` (ours: `warning: …`), or a system line.
+      if (ctx.adapter === "gemini" && !(v.type === "error" && v.severity === "warning") && v.type !== "system") return null;
       return one(find(ctx, (o) => to.includes(o.kind) && has(e.text, o.text)));
     },
   },
@@ -120,17 +121,17 @@ export const ENTRY_DIFFERENCES = {
     },
   },
   "result-reason": {
-    adapters: ["opencode"],
-    reason: "an OpenCode `step_finish`: the host writes the finish reason (`stop`, `length`, `tool-calls`) as the result's text; ours keeps it as the subtype (same tokens and cost).",
+    adapters: ["opencode", "cursor"],
+    reason: "an OpenCode `step_finish` (also one of the older shapes the host's cursor reader takes): the host writes the finish reason (`stop`, `length`, `tool-calls`) as the result's text; ours keeps it as the subtype (same tokens and cost).",
     covers(e, ctx) {
       if (e.kind !== "result") return null;
       return one(find(ctx, (o) => o.kind === "result" && sameUsage(o, e) && o.isError === e.isError && o.subtype === e.text && !o.text));
     },
   },
   "opencode-result-metadata": {
-    adapters: ["opencode"],
+    adapters: ["opencode", "cursor"],
     reason:
-      "an OpenCode tool result: the host's content lists the status and every metadata field above the output (`status: completed\\ndiff: …\\nexit: 0\\ndescription: …`); ours shows the output (`(no output)` for none), the metadata's diff as diff entries, the duration as `durationMs`.",
+      "an OpenCode tool result (also from the host's cursor reader, which takes OpenCode's `tool_use`): the host's content lists the status and every metadata field above the output (`status: completed\\ndiff: …\\nexit: 0\\ndescription: …`); ours shows the output (`(no output)` for none), the metadata's diff as diff entries, the duration as `durationMs`.",
     covers(e, ctx) {
       if (e.kind !== "tool_result" || !/^status: (completed|error)/.test(e.content ?? "")) return null;
       const cut = e.content.indexOf("\n\n");
