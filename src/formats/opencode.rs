@@ -13,7 +13,7 @@
 //! - `error` with `error{name, data{message, …}}` (a session error or a failed prompt);
 //! - `done` with `reason` ("idle") and `rejected` (auto-rejected permissions).
 //!
-//! Mapping: step_start → system "step started (<sessionID>)"; text → assistant; reasoning → thinking;
+//! Mapping: step_start → system "step started (`sessionID`)"; text → assistant; reasoning → thinking;
 //! tool_use → tool_call (id = `callID`) plus, once completed/error, tool_result (with
 //! `durationMs` from `state.time`, and a diff when `metadata.diff` holds one);
 //! step_finish → a `result` entry for every step (usage is per step; reasoning tokens are
