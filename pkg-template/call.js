@@ -71,10 +71,18 @@ function alDecodeValue(v) {
 }
 
 function __call(name, args) {
-  var answer;
+  var answer, json;
+  // Reading the arguments (a getter or proxy that throws, a cycle) fails here, before the
+  // wasm is touched: the shared instance, and every live parser's state in it, stays.
+  try {
+    json = JSON.stringify(Array.prototype.slice.call(args), alEncodeArg);
+  } catch (e) {
+    var bad = new Error("agentlines: " + name + ": the arguments cannot be read as JSON (" + (e && e.message) + ")");
+    bad.cause = e;
+    throw bad;
+  }
   try {
     var w = alInstance();
-    var json = JSON.stringify(Array.prototype.slice.call(args), alEncodeArg);
     var n = alWrite2(w, alText(name), json);
     answer = JSON.parse(alRead(w, w.x.al_call(n[0], n[1])));
   } catch (e) {
