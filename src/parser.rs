@@ -357,9 +357,11 @@ fn midstream(f: Format, c: Confidence, entries: &mut [Entry]) -> bool {
     for e in entries.iter_mut() {
         if let Entry::Result { ts, text, subtype, is_error, cost_usd, .. } = e {
             let what = if *is_error { "error" } else { subtype.as_str() };
+            // num_text, not `{}`: core's float formatting would add ~20 KB to the wasm.
             let notice = format!(
-                "a {} result line in plain-text output, not this run's result ({what}, ${cost_usd}): {text}",
-                f.label()
+                "a {} result line in plain-text output, not this run's result ({what}, ${}): {text}",
+                f.label(),
+                common::num_text(*cost_usd)
             );
             *e = Entry::system(ts, notice);
         }
