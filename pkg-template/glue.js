@@ -209,8 +209,10 @@ function alNewHandle(w, format) {
 // One stateful parser per transcript session. If the wasm instance was re-created after a
 // trap, the parser starts over on a fresh handle (its bookkeeping is lost, lines are not).
 function createStdoutParser(options) {
-  var format = options && typeof options === "object" && typeof options.format === "string"
-    ? options.format : "";
+  var format = "";
+  try {
+    if (options && typeof options === "object" && typeof options.format === "string") format = options.format;
+  } catch (e) { /* a hostile options object: autodetect */ }
   var handle = 0;
   var gen = -1;
   function feed(mode, text, ts) {

@@ -70,7 +70,7 @@ for (const file of ["dist/ui-parser.js", "dist/index.cjs"]) {
     // shared instance kept.
     assert.deepEqual(JSON.parse(JSON.stringify(al.parseStdoutLine(throwingString, T0))), []);
     assert.deepEqual(JSON.parse(JSON.stringify(al.parseStdoutLine("x", throwingString))), [{ kind: "stdout", ts: "", text: "x" }]);
-    const other = al.createStdoutParser();
+    const other = al.createStdoutParser(Object.defineProperty({}, "format", { get() { throw new Error("hostile options"); } }));
     assert.deepEqual(JSON.parse(JSON.stringify(other.parseLine(throwingString, T0))), []);
     assert.deepEqual(JSON.parse(JSON.stringify(other.parseChunk(throwingString, T0))), []);
     assert.deepEqual(JSON.parse(JSON.stringify(other.flush(throwingString))), []);
