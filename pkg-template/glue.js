@@ -21,18 +21,25 @@ var alGen = 0;
 var alEncoder = null;
 var alDecoder = null;
 // When WebAssembly cannot be compiled here (no WebAssembly, or a page whose CSP lacks
-// 'wasm-unsafe-eval'), the first call records one AgentlinesWasmError and compilation is not
-// retried. The host's files answer every line as stdout (they never throw); the npm entry
-// sets alStrict and throws that error from every call (README "WebAssembly and CSP").
+// 'wasm-unsafe-eval') or the instance cannot be created (no memory for it), the first call
+// records one AgentlinesWasmError and neither is retried. The host's files answer every line
+// as stdout (they never throw) and say so once on the console; the npm entry sets alStrict
+// and throws that error from every call (README "WebAssembly and CSP").
 var alNoWasm = null;
 var alStrict = false;
-function alUnavailable(cause) {
+function alUnavailable(cause, compiled) {
   var why = cause && cause.message ? cause.message : String(cause);
-  var e = new Error("agentlines: WebAssembly cannot be compiled in this environment (" + why + "). " +
-    "On a web page, the Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval'.");
+  var e = new Error(compiled
+    ? "agentlines: WebAssembly cannot be instantiated here (" + why + "); every line is shown as text."
+    : "agentlines: WebAssembly cannot be compiled in this environment (" + why + "). " +
+      "On a web page, the Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval'.");
   e.name = "AgentlinesWasmError";
   e.code = "AGENTLINES_NO_WASM";
   e.cause = cause;
+  alNoWasm = e;
+  if (!alStrict && typeof console !== "undefined" && console && typeof console.warn === "function") {
+    try { console.warn(e.message); } catch (ignored) { /* a console that throws changes nothing */ }
+  }
   return e;
 }
 function alRethrowNoWasm(e) {
@@ -47,18 +54,22 @@ function alWasmBytes(s) {
 
 function alInstance() {
   if (alWasm !== null) return alWasm;
+  if (alNoWasm !== null) throw alNoWasm;
   if (alModule === null) {
-    if (alNoWasm !== null) throw alNoWasm;
     try {
       alModule = new WebAssembly.Module(alWasmBytes(AGENTLINES_WASM));
     } catch (e) {
-      alNoWasm = alUnavailable(e);
-      throw alNoWasm;
+      throw alUnavailable(e, false);
     }
     alEncoder = new TextEncoder();
     alDecoder = new TextDecoder();
   }
-  var inst = new WebAssembly.Instance(alModule, {});
+  var inst;
+  try {
+    inst = new WebAssembly.Instance(alModule, {});
+  } catch (e) {
+    throw alUnavailable(e, true);
+  }
   alGen++;
   alWasm = { x: inst.exports, gen: alGen };
   return alWasm;
@@ -70,8 +81,12 @@ function alDropInstance() {
   alWasm = null;
 }
 
+// Never throws: an argument whose toString throws (a hostile object, a symbol) reads as "",
+// so converting it cannot look like a trap and drop the instance other parsers share.
 function alText(v) {
-  return typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+  if (typeof v === "string") return v;
+  if (v === undefined || v === null) return "";
+  try { return String(v); } catch (e) { return ""; }
 }
 
 // Writes a and b back to back into the wasm input buffer; returns their UTF-8 lengths.
@@ -122,8 +137,12 @@ function parseStdoutLine(line, ts) {
 // Batch API for viewers that load whole logs: one crossing for the whole text, entries of
 // one autodetecting stateful parser, consecutive deltas merged as the host merges them
 // (pass { merge: false } to keep them apart).
+function alMerge(options) {
+  try { return options && options.merge === false ? 0 : 1; } catch (e) { return 1; }
+}
+
 function parseLog(text, ts, options) {
-  var merge = !(options && options.merge === false) ? 1 : 0;
+  var merge = alMerge(options);
   try {
     var t = alText(text), s = alText(ts);
     var w = alInstance();
@@ -137,23 +156,35 @@ function parseLog(text, ts, options) {
 }
 
 // lines: array of strings; ts: one string for all, or an array aligned with lines.
+// Reading the arguments (a hostile array or proxy may throw) is kept apart from the wasm
+// call: only a failure inside the wasm drops the instance.
 function parseLines(lines, ts, options) {
-  var merge = !(options && options.merge === false) ? 1 : 0;
-  var list = Array.isArray(lines) ? lines.map(alText) : [];
-  var perLine = Array.isArray(ts);
-  var tsOf = function (i) { return perLine ? alText(ts[i]) : alText(ts); };
+  var merge = alMerge(options), list = [], stamps = [], perLine = false, whole = true;
   try {
-    // A "line" holding a newline would split differently: keep the exact per-line meaning.
-    for (var i = 0; i < list.length; i++) if (list[i].indexOf("\n") >= 0) throw new Error("embedded newline");
-    var joined = list.join("\n");
-    var stamps = perLine ? list.map(function (_, i) { return tsOf(i).replace(/\n/g, " "); }).join("\n") : tsOf(0);
-    var w = alInstance();
-    var n = alWrite2(w, joined + (list.length ? "\n" : ""), stamps);
-    return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], perLine ? 1 : 0, merge)));
+    list = Array.isArray(lines) ? lines.map(alText) : [];
+    perLine = Array.isArray(ts);
+    for (var i = 0; i < list.length; i++) {
+      stamps.push(alText(perLine ? ts[i] : ts));
+      // A "line" holding a newline would split differently: keep the exact per-line meaning.
+      if (list[i].indexOf("\n") >= 0) whole = false;
+    }
   } catch (e) {
-    alRethrowNoWasm(e);
-    return linesFallback(list, tsOf);
+    return [];
   }
+  var tsOf = function (i) { return stamps[i]; };
+  if (whole) {
+    try {
+      var joined = list.join("\n") + (list.length ? "\n" : "");
+      var st = perLine ? stamps.map(function (s) { return s.replace(/\n/g, " "); }).join("\n") : alText(ts);
+      var w = alInstance();
+      var n = alWrite2(w, joined, st);
+      return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], perLine ? 1 : 0, merge)));
+    } catch (e) {
+      alRethrowNoWasm(e);
+      alDropInstance();
+    }
+  }
+  return linesFallback(list, tsOf);
 }
 
 function linesFallback(list, tsOf) {
@@ -163,6 +194,7 @@ function linesFallback(list, tsOf) {
     var r = p.parseLine(list[i], tsOf(i));
     for (var k = 0; k < r.length; k++) out.push(r[k]);
   }
+  p.dispose();
   return out;
 }
 //@@BATCH_END
@@ -177,8 +209,10 @@ function alNewHandle(w, format) {
 // One stateful parser per transcript session. If the wasm instance was re-created after a
 // trap, the parser starts over on a fresh handle (its bookkeeping is lost, lines are not).
 function createStdoutParser(options) {
-  var format = options && typeof options === "object" && typeof options.format === "string"
-    ? options.format : "";
+  var format = "";
+  try {
+    if (options && typeof options === "object" && typeof options.format === "string") format = options.format;
+  } catch (e) { /* a hostile options object: autodetect */ }
   var handle = 0;
   var gen = -1;
   function feed(mode, text, ts) {

@@ -2,7 +2,14 @@
 //! hot stdout path crosses the boundary here, as `name` + a JSON array of arguments, and
 //! comes back as JSON. Values JSON cannot hold travel tagged: `{"$js":"undefined"}`,
 //! `{"$js":"NaN"}`, `{"$js":"Infinity"}`, `{"$js":"-Infinity"}`, `{"$js":"function"}`
-//! (the JS glue encodes and decodes them). A thrown error comes back as
+//! (the JS glue encodes and decodes them). Real data of that shape is escaped in band so it
+//! comes back as the same data: an object key made of one or more `$` and `js` (`$js`,
+//! `$$js`, …) travels with one more `$` (`{"$js":"function"}` as data is `{"$$js":"function"}`
+//! on the wire), so a tag is exactly an object whose only key is `$js` and nothing else
+//! has that key. [`Js`](crate::js::Js) modules convert with `from_tagged`/`to_tagged`; the
+//! plain-JSON modules (sessions, items) get their arguments with keys unescaped and nested
+//! tags read as `JSON.stringify` would write them, and their answers escaped, here in
+//! [`call`]. A thrown error comes back as
 //! `{"throws": message}`, a value as `{"ok": value}`. A lone surrogate in a string argument
 //! reads as U+FFFD; arguments nested deeper than [`MAX_ARG_DEPTH`] give a clear error.
 
@@ -11,16 +18,26 @@ use serde_json::{json, Value};
 /// One module's dispatcher: `Some(result)` when it knows `name`, `None` otherwise.
 pub type Dispatch = fn(name: &str, args: &[Value]) -> Option<Result<Value, String>>;
 
+/// How a module reads the boundary's values: `Tagged` modules convert tags and escaped keys
+/// themselves (`js::Js`); `Plain` ones see ordinary JSON (converted in [`call`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Values {
+    #[allow(dead_code)]
+    Tagged,
+    #[allow(dead_code)]
+    Plain,
+}
+
 /// Every module that exports functions to JS, asked in turn.
-const MODULES: &[Dispatch] = &[
+const MODULES: &[(Dispatch, Values)] = &[
     #[cfg(feature = "readers")]
-    crate::sessions::api::dispatch,
+    (crate::sessions::api::dispatch, Values::Plain),
     #[cfg(feature = "readers")]
-    crate::items::api::dispatch,
+    (crate::items::api::dispatch, Values::Plain),
     #[cfg(feature = "readers")]
-    crate::frames::dispatch,
+    (crate::frames::dispatch, Values::Tagged),
     #[cfg(feature = "readers")]
-    crate::turn_signals::dispatch,
+    (crate::turn_signals::dispatch, Values::Tagged),
 ];
 
 /// Calls `name` with `args_json` (a JSON array) and returns the JSON answer.
@@ -50,8 +67,7 @@ pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
 /// `{"$js":"undefined"}`.
 #[cfg(feature = "readers")]
 pub(crate) fn is_undefined(v: &Value) -> bool {
-    v.as_object()
-        .is_some_and(|o| o.len() == 1 && o.get("$js").and_then(Value::as_str) == Some("undefined"))
+    tag_of(v) == Some("undefined")
 }
 
 /// Nesting of arguments read (serde_json's recursion limit, which keeps the 1 MiB wasm stack
@@ -76,10 +92,145 @@ fn read_args(t: &str) -> Result<Value, String> {
 }
 
 fn dispatch(name: &str, args: &[Value]) -> Result<Value, String> {
-    for module in MODULES {
-        if let Some(r) = module(name, args) {
-            return r;
+    let mut plain: Option<Option<Vec<Value>>> = None;
+    for (module, values) in MODULES {
+        if *values == Values::Tagged {
+            if let Some(r) = module(name, args) {
+                return r;
+            }
+            continue;
+        }
+        let plain = plain.get_or_insert_with(|| plain_args(args));
+        if let Some(r) = module(name, plain.as_deref().unwrap_or(args)) {
+            return r.map(|mut v| {
+                escape_data(&mut v);
+                v
+            });
         }
     }
     Err(format!("agentlines: unknown function {name}"))
+}
+
+/// `$js`, `$$js`, `$$$js`, …: the object keys that are escaped on the wire.
+pub fn is_tag_like_key(k: &str) -> bool {
+    k.len() > 2 && k.ends_with("js") && k[..k.len() - 2].bytes().all(|b| b == b'$')
+}
+
+/// A data key as it travels: a tag-like key gains one `$`.
+pub fn escape_key(k: &str) -> String {
+    if is_tag_like_key(k) {
+        format!("${k}")
+    } else {
+        k.to_owned()
+    }
+}
+
+/// A key off the wire: `$$js` → `$js` (one `$` less); `$js` itself is only ever a tag.
+pub fn unescape_key(k: &str) -> &str {
+    if k.len() > 3 && is_tag_like_key(k) {
+        &k[1..]
+    } else {
+        k
+    }
+}
+
+/// The tag name when `v` is a tag: an object whose only key is `$js`, with a string value.
+pub fn tag_of(v: &Value) -> Option<&str> {
+    match v {
+        Value::Object(o) if o.len() == 1 => o.get("$js").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// Escapes every tag-like key of plain data in place, keeping the key order.
+fn escape_data(v: &mut Value) {
+    match v {
+        Value::Array(items) => items.iter_mut().for_each(escape_data),
+        Value::Object(map) => {
+            if map.keys().any(|k| is_tag_like_key(k)) {
+                let old = std::mem::take(map);
+                *map = old.into_iter().map(|(k, v)| (escape_key(&k), v)).collect();
+            }
+            map.values_mut().for_each(escape_data);
+        }
+        _ => {}
+    }
+}
+
+/// The arguments as plain JSON for the `Plain` modules: keys unescaped, and a nested tag
+/// read as `JSON.stringify` writes the value (an `undefined` or function member left out,
+/// `null` in an array and for NaN and the infinities). A top-level `undefined` stays tagged
+/// for [`arg`]. `None` (no copy) when nothing needs it, the common case.
+fn plain_args(args: &[Value]) -> Option<Vec<Value>> {
+    fn needs(v: &Value) -> bool {
+        match v {
+            Value::Array(items) => items.iter().any(needs),
+            Value::Object(map) => map.iter().any(|(k, v)| is_tag_like_key(k) || needs(v)),
+            _ => false,
+        }
+    }
+    fn convert(v: &Value) -> Option<Value> {
+        match tag_of(v) {
+            Some("undefined" | "function") => return None,
+            Some(_) => return Some(Value::Null),
+            None => {}
+        }
+        Some(match v {
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|i| convert(i).unwrap_or(Value::Null)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .filter_map(|(k, v)| Some((unescape_key(k).to_owned(), convert(v)?)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        })
+    }
+    let top = |a: &Value| tag_of(a) != Some("undefined");
+    if !args.iter().any(|a| top(a) && needs(a)) {
+        return None;
+    }
+    Some(args.iter().map(|a| if top(a) { convert(a).unwrap_or(Value::Null) } else { a.clone() }).collect())
+}
+
+#[cfg(all(test, feature = "readers"))]
+mod tests {
+    use super::*;
+
+    fn ok(name: &str, args: &str) -> Value {
+        let v: Value = serde_json::from_str(&call(name, args)).unwrap();
+        v.get("ok").cloned().unwrap_or_else(|| panic!("{v}"))
+    }
+
+    #[test]
+    fn tag_like_keys_are_escaped_one_dollar_more() {
+        for (k, e) in [("$js", "$$js"), ("$$js", "$$$js"), ("js", "js"), ("$j", "$j"), ("$js ", "$js "), ("a$js", "a$js")] {
+            assert_eq!(escape_key(k), e);
+            assert_eq!(unescape_key(&escape_key(k)), k);
+        }
+    }
+
+    #[test]
+    fn tagged_modules_give_tag_shaped_data_back_as_data() {
+        // {"$js":"function"} as data travels as {"$$js":"function"} both ways.
+        let args = r#"[{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"$$js":"function","x":{"$js":"NaN"},"y":[{"$$$js":1}]}}]}]"#;
+        let calls = ok("extractToolCalls", args);
+        assert_eq!(
+            calls[0]["arguments"],
+            serde_json::json!({"$$js":"function","x":{"$js":"NaN"},"y":[{"$$$js":1}]})
+        );
+    }
+
+    #[test]
+    fn plain_modules_see_plain_json_and_answer_escaped() {
+        let line = r#"{"type":"assistant","uuid":"u","timestamp":"2026-12-03T10:00:00Z","sessionId":"s","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"$js":"function","$$js":2}}]}}"#;
+        let out = ok("dumpSession", &serde_json::to_string(&serde_json::json!([line])).unwrap());
+        let input = &out["items"][0]["input"];
+        assert_eq!(serde_json::to_string(input).unwrap(), r#"{"$$js":"function","$$$js":2}"#);
+        // Nested tags in a plain module's arguments read as JSON.stringify writes them.
+        let a = plain_args(&[serde_json::json!({"a":{"$js":"undefined"},"b":[{"$js":"NaN"},{"$js":"function"}],"$$js":1})]).unwrap();
+        assert_eq!(a[0], serde_json::json!({"b":[null,null],"$js":1}));
+        assert!(plain_args(&[serde_json::json!({"$js":"undefined"}), serde_json::json!("x")]).is_none());
+    }
 }

@@ -4,7 +4,8 @@
 //!
 //! Values cross the wasm boundary as JSON with the values JSON cannot hold tagged
 //! (`{"$js":"undefined"}`, `{"$js":"NaN"}`, `{"$js":"Infinity"}`, `{"$js":"-Infinity"}`,
-//! `{"$js":"function"}`; see `src/api.rs`). [`Js::from_tagged`] / [`Js::to_tagged`] convert.
+//! `{"$js":"function"}`; real data keys `$js`, `$$js`, … travel with one more `$`; see
+//! `src/api.rs`). [`Js::from_tagged`] / [`Js::to_tagged`] convert.
 //! Also here: JS truthiness and `typeof`, `String(v)`, `Number#toString`, the `\s` / `trim()`
 //! whitespace set, UTF-16 lengths, and (in `js/json.rs`) `JSON.stringify` / `JSON.parse`.
 //!
@@ -276,8 +277,10 @@ fn from_tagged_at(v: &Value, depth: usize) -> Js {
                     }
                 }
             }
-            let pairs =
-                map.iter().map(|(k, v)| (k.clone(), from_tagged_at(v, depth + 1))).collect();
+            let pairs = map
+                .iter()
+                .map(|(k, v)| (crate::api::unescape_key(k).to_owned(), from_tagged_at(v, depth + 1)))
+                .collect();
             Js::Obj(Obj::from_unique(pairs))
         }
     }
@@ -319,7 +322,7 @@ fn to_tagged_at(v: &Js, depth: usize) -> Value {
         Js::Obj(o) => {
             let mut m = Map::new();
             for (k, v) in o.iter() {
-                m.insert(k.to_owned(), to_tagged_at(v, depth + 1));
+                m.insert(crate::api::escape_key(k), to_tagged_at(v, depth + 1));
             }
             Value::Object(m)
         }

@@ -373,6 +373,30 @@ impl ToolPairing {
     }
 }
 
+/// A line read by runtime `f` in an unlocked stream that has already shown plain text
+/// (docs/stateless.md "Mid-stream JSON lines"): it may lock the runtime only when it opens
+/// a run (gives an `init` entry); a `result` it gives is a tool's printout, not this run's
+/// outcome, so it becomes a `system` notice the host does not sum. Returns whether `f` may
+/// lock.
+fn midstream(f: Format, c: Confidence, entries: &mut [Entry]) -> bool {
+    if matches!(f, Format::Hermes | Format::HermesGateway) {
+        return true; // text runtimes: their marks are text lines, not printed JSON
+    }
+    for e in entries.iter_mut() {
+        if let Entry::Result { ts, text, subtype, is_error, cost_usd, .. } = e {
+            let what = if *is_error { "error" } else { subtype.as_str() };
+            // num_text, not `{}`: core's float formatting would add ~20 KB to the wasm.
+            let notice = format!(
+                "a {} result line in plain-text output, not this run's result ({what}, ${}): {text}",
+                f.label(),
+                common::num_text(*cost_usd)
+            );
+            *e = Entry::system(ts, notice);
+        }
+    }
+    c == Confidence::Sure && entries.iter().any(|e| matches!(e, Entry::Init { .. }))
+}
+
 /// Stateful parser: one per transcript session.
 #[derive(Debug, Default)]
 pub struct StdoutParser {
@@ -380,6 +404,9 @@ pub struct StdoutParser {
     forced: Option<Format>,
     /// Locked by detection once a line was unmistakable.
     locked: Option<Format>,
+    /// The unlocked stream has shown plain-text output of its own (a `stdout` line): a JSON
+    /// line now is as likely a tool's output as the run's (see [`midstream`]).
+    plain_text: bool,
     states: States,
     pairing: ToolPairing,
     partial: String,
@@ -419,10 +446,13 @@ impl StdoutParser {
         let format = self.format();
         let seen = parse_line_into(line, ts, format, Some(&mut self.states), out);
         if self.forced.is_none() && self.locked.is_none() {
-            if let Some((f, Confidence::Sure)) = seen {
-                if f != Format::Plain {
-                    self.locked = Some(f);
+            match seen {
+                Some((Format::Plain, _)) => {
+                    self.plain_text |= out[start..].iter().any(|e| matches!(e, Entry::Stdout { .. }));
                 }
+                Some((f, c)) if self.plain_text && !midstream(f, c, &mut out[start..]) => {}
+                Some((f, Confidence::Sure)) => self.locked = Some(f),
+                _ => {}
             }
         }
         self.pairing.observe(&mut out[start..]);

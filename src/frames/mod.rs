@@ -85,7 +85,9 @@ pub fn parse_message_js(raw: &Js) -> Js {
 pub struct ToolCall {
     pub id: Option<String>,
     pub name: String,
-    /// The call's arguments when they are an object, else `{}`.
+    /// The call's arguments when they are an object, else `{}`, in the boundary's tagged
+    /// form (`src/api.rs`: non-JSON values as `{"$js": …}`, data keys `$js`, `$$js`, … with
+    /// one more `$`), as [`parse_message`] reads its input.
     pub arguments: Value,
 }
 

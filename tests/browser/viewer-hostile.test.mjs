@@ -8,7 +8,13 @@
 //  - md-160k: 12 Claude assistant lines of 160,000 characters each that drive Markdown
 //    patterns hard (headings, table separators, emphasis runs, brackets, backticks, URLs);
 //  - rows-2m: 2,000,000 short lines (past Chromium's 33,554,432 px element-height cap):
-//    the end is reachable (End, follow mode), the wheel moves by its own distance.
+//    the end is reachable (End, follow mode), the wheel moves by its own distance;
+//  - the amplifier shapes of tests/hostile.rs and bench/limits.mjs (every limit): a Codex
+//    file_change with 100,000 empty changes, assistant text with 200,000 ```error fences, 2,000
+//    blocks under a 64 KB parent id, a 100,000-deep array and a 120-deep Claude line, a text
+//    line one byte past the 16 MiB cap, 48 tool calls with 256 KB ids, and a line each with a
+//    BOM, a lone surrogate escape, 1e400, __proto__ keys and bidi controls.
+// The page's JS heap after each load (DevTools protocol) goes into the report too.
 // Numbers go to tests/screenshots-tmp/viewer-hostile.json and the test's diagnostics.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -53,6 +59,21 @@ async function inputs() {
   put("line-8mb.txt", "x".repeat(8 << 20) + "\n");
   put("json-8mb.jsonl", claudeText("word ".repeat((8 << 20) / 5)) + "\n");
   put("md-160k.jsonl", Array.from({ length: 12 }, (_, k) => claudeText(mdHostile(k))).join("\n") + "\n");
+  const empties = (n) => Array(n).fill("{}").join(",");
+  put("codex-file-change-100k.jsonl", `{"type":"item.completed","item":{"id":"i","type":"file_change","status":"completed","changes":[${empties(100000)}]}}\n`);
+  put("error-fences-200k.jsonl", claudeText("```error\nx\n```\n".repeat(200000)) + "\n");
+  put("parent-id-2000.jsonl", JSON.stringify({ type: "assistant", parent_tool_use_id: "p".repeat(64 << 10), message: { content: Array.from({ length: 2000 }, () => ({ type: "text", text: "hi" })) } }) + "\n");
+  put("deep-nesting.jsonl", "[".repeat(100000) + "]".repeat(100000) + "\n" +
+    JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text: "deep" }], extra: JSON.parse("[".repeat(120) + "]".repeat(120)) } }) + "\n");
+  put("over-cap-16mib.txt", "y".repeat((16 << 20) + 1) + "\n");
+  put("pending-48x256k.jsonl", Array.from({ length: 48 }, (_, k) => JSON.stringify({ type: "assistant", message: { id: "m" + k, role: "assistant", content: [{ type: "tool_use", id: "i".repeat(256 << 10) + k, name: "Bash", input: { command: "ls" } }] } })).join("\n") + "\n");
+  put("odd-lines.jsonl", [
+    "\ufeff" + JSON.stringify({ type: "user", message: { content: "after a BOM" } }),
+    '{"type":"assistant","message":{"content":[{"type":"text","text":"cut \\ud83d here 1e400"}]},"n":1e400}',
+    '{"type":"assistant","__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"message":{"content":[{"type":"text","text":"proto keys"}]}}',
+    claudeText("name \u202Egnp.exe\u202C and \u2067isolated\u2069 text"),
+    "plain \u202Ereversed\u202C text",
+  ].join("\n") + "\n");
   files["rows-2m.txt"] = join(dir, "rows-2m.txt");
   await writeLines(files["rows-2m.txt"], 2000000, (i) => `plain output line ${i + 1}`);
   return files;
@@ -93,16 +114,20 @@ test("no long task over 200 ms on any bundled sample or hostile input", async (t
     await page.goto(`${serverUrl()}/www/`);
     await page.waitForFunction(() => document.body.dataset.parser === "ready");
     await probe(page);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const heapMiB = async () => Math.round((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "JSHeapUsedSize").value / 1048576);
     const open = async (file) => {
       const t0 = Date.now();
-      const run = Number(await page.evaluate(() => document.body.dataset.run || 0));
+      // Cleared first: the same file set twice in a row (the retry below) fires no change.
+      const run = Number(await page.evaluate(() => { document.getElementById("file").value = ""; return document.body.dataset.run || 0; }));
       await page.setInputFiles("#file", file);
       await page.waitForFunction((r) => Number(document.body.dataset.run) > r && document.body.dataset.state === "done", run, { timeout: 600000 });
       const loadMs = Date.now() - t0;
       const loadLong = await takeLong(page);
       await browse(page);
       const browseLong = await takeLong(page);
-      return { loadMs, rows: Number(await page.evaluate(() => document.body.dataset.rows)), loadLong, browseLong };
+      return { loadMs, rows: Number(await page.evaluate(() => document.body.dataset.rows)), heapMiB: await heapMiB(), loadLong, browseLong };
     };
     // One retry for an input that showed a long task: on a shared CI machine a single
     // garbage-collection pause can pass 200 ms; a task that is long twice fails. The first
@@ -123,7 +148,11 @@ test("no long task over 200 ms on any bundled sample or hostile input", async (t
       if (Math.max(0, ...r.loadLong, ...r.browseLong) > LIMIT_MS) report[s.path] = r;
     }
     report.samples = { count: samples.length, longTasks: sampleLong.length, longest: Math.max(0, ...sampleLong) };
-    for (const name of ["amp-4mb.jsonl", "line-8mb.txt", "json-8mb.jsonl", "md-160k.jsonl", "rows-2m.txt"]) {
+    const generated = ["amp-4mb.jsonl", "line-8mb.txt", "json-8mb.jsonl", "md-160k.jsonl", "codex-file-change-100k.jsonl",
+      "error-fences-200k.jsonl", "parent-id-2000.jsonl", "deep-nesting.jsonl", "over-cap-16mib.txt", "pending-48x256k.jsonl",
+      "odd-lines.jsonl", "rows-2m.txt"];
+    assert.deepEqual(Object.keys(files).sort(), [...generated].sort(), "every generated input is opened");
+    for (const name of generated) {
       report[name] = await openChecked(files[name]);
       if (name === "md-160k.jsonl") await shot(page, "viewer-md-160k.png");
       t.diagnostic(`${name}: ${JSON.stringify(report[name])}`);

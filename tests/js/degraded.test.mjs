@@ -1,0 +1,129 @@
+// Issue 16 item 9: degraded modes of the glue, through the BUILT files (dist/index.cjs and
+// dist/ui-parser.js), loaded in a vm context whose WebAssembly wraps the real one so a test
+// can count instances and make one export trap (a RuntimeError, as a wasm `unreachable`).
+//  - an exception while converting one argument (a getter or toString that throws, a proxy,
+//    a cycle) does not drop the shared instance: every live stateful parser keeps its pairing;
+//  - a trap inside parseLines drops the instance (the next call builds a fresh one);
+//  - an instantiation that fails is not retried on every call and is said once.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import vm from "node:vm";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { root } from "./host.mjs";
+
+function harness({ failInstance = false } = {}) {
+  const state = { instances: 0, trap: null, warns: [] };
+  const W = globalThis.WebAssembly;
+  const WebAssembly = {
+    Module: W.Module,
+    RuntimeError: W.RuntimeError,
+    Instance: function (mod, imports) {
+      state.instances++;
+      if (failInstance) throw new W.RuntimeError("WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance");
+      const real = new W.Instance(mod, imports);
+      const exports = {};
+      for (const [k, v] of Object.entries(real.exports)) {
+        exports[k] = typeof v !== "function" ? v : function () {
+          if (state.trap === k) { state.trap = null; throw new W.RuntimeError("unreachable"); }
+          return v.apply(null, arguments);
+        };
+      }
+      return { exports };
+    },
+  };
+  const console = { warn: (...a) => state.warns.push(a.join(" ")), log() {}, error: (...a) => state.warns.push(a.join(" ")) };
+  const ctx = vm.createContext({ WebAssembly, TextEncoder, TextDecoder, Uint8Array, console });
+  const load = (file) => {
+    const wrapper = vm.runInContext("(function (exports, module) {\n" + readFileSync(join(root, file), "utf8") + "\n})", ctx);
+    const module = { exports: {} };
+    wrapper(module.exports, module);
+    return module.exports;
+  };
+  return { state, load };
+}
+
+const CALL = JSON.stringify({ type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }] } });
+const RESULT = JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "a\nb" }] } });
+const T0 = "2026-12-03T10:00:00.000Z", T1 = "2026-12-03T10:00:02.000Z";
+
+const throwingString = { toString() { throw new Error("hostile toString"); } };
+const throwingGetter = Object.defineProperty({}, "content", { enumerable: true, get() { throw new Error("hostile getter"); } });
+const hostileProxy = new Proxy({}, { ownKeys() { throw new Error("hostile proxy"); }, get() { throw new Error("hostile proxy"); } });
+const cycle = {}; cycle.self = cycle;
+
+function pairedResult(entries) {
+  const r = entries.find((e) => e.kind === "tool_result");
+  assert.ok(r, JSON.stringify(entries));
+  return r;
+}
+
+for (const file of ["dist/ui-parser.js", "dist/index.cjs"]) {
+  test(`${file}: a hostile argument does not drop the instance nor any parser's pairing`, () => {
+    const { state, load } = harness();
+    const al = load(file);
+    const p = al.createStdoutParser();
+    p.parseLine(CALL, T0);
+    const before = state.instances;
+    assert.equal(before, 1);
+    // Hostile arguments to every line entry point: answered (host files never throw), the
+    // shared instance kept.
+    assert.deepEqual(JSON.parse(JSON.stringify(al.parseStdoutLine(throwingString, T0))), []);
+    assert.deepEqual(JSON.parse(JSON.stringify(al.parseStdoutLine("x", throwingString))), [{ kind: "stdout", ts: "", text: "x" }]);
+    const other = al.createStdoutParser(Object.defineProperty({}, "format", { get() { throw new Error("hostile options"); } }));
+    assert.deepEqual(JSON.parse(JSON.stringify(other.parseLine(throwingString, T0))), []);
+    assert.deepEqual(JSON.parse(JSON.stringify(other.parseChunk(throwingString, T0))), []);
+    assert.deepEqual(JSON.parse(JSON.stringify(other.flush(throwingString))), []);
+    if (al.parseLines) {
+      assert.doesNotThrow(() => al.parseLines(["a", throwingString], T0));
+      assert.doesNotThrow(() => al.parseLines(["a"], [throwingString]));
+      assert.doesNotThrow(() => al.parseLog(throwingString, T0));
+    }
+    if (al.extractText) {
+      for (const [what, bad] of [["getter", throwingGetter], ["proxy", hostileProxy], ["cycle", cycle]]) {
+        assert.throws(() => al.extractText(bad), (e) => typeof e.message === "string" && /cannot be read as JSON/.test(e.message) && !/inside the wasm core/.test(e.message), what);
+      }
+    }
+    assert.equal(state.instances, before, "the shared instance was kept");
+    const r = pairedResult(p.parseLine(RESULT, T1));
+    assert.equal(r.toolName, "Bash", "the live parser kept its pending call");
+    assert.equal(r.durationMs, 2000);
+  });
+}
+
+test("dist/index.cjs: a trap inside parseLines drops the instance; the next call gets a fresh one", () => {
+  const { state, load } = harness();
+  const al = load("dist/index.cjs");
+  assert.equal(al.parseLines(["hello"], T0)[0].text, "hello");
+  assert.equal(state.instances, 1);
+  state.trap = "al_parse_log";
+  const out = al.parseLines(["hello", "world"], T0);
+  assert.deepEqual(JSON.parse(JSON.stringify(out.map((e) => e.text))), ["hello", "world"], "the lines still come back");
+  const after = state.instances;
+  assert.equal(after, 2, "the trapped instance was dropped (the fallback ran on a fresh one)");
+  assert.equal(al.parseLines(["again"], T0)[0].text, "again");
+  assert.equal(state.instances, after, "and that fresh one is kept");
+});
+
+test("dist/ui-parser.js: a failed instantiation fails once and says so once", () => {
+  const { state, load } = harness({ failInstance: true });
+  const al = load("dist/ui-parser.js");
+  for (let i = 0; i < 5; i++) {
+    assert.deepEqual(JSON.parse(JSON.stringify(al.parseStdoutLine("hello " + i, T0))), [{ kind: "stdout", ts: T0, text: "hello " + i }]);
+    const p = al.createStdoutParser();
+    assert.deepEqual(JSON.parse(JSON.stringify(p.parseLine("x", T0))), [{ kind: "stdout", ts: T0, text: "x" }]);
+  }
+  assert.equal(state.instances, 1, "not retried on every call");
+  assert.equal(state.warns.length, 1, "said once: " + JSON.stringify(state.warns));
+  assert.match(state.warns[0], /agentlines/);
+});
+
+test("dist/index.cjs: a failed instantiation throws one AgentlinesWasmError from every call", () => {
+  const { state, load } = harness({ failInstance: true });
+  const al = load("dist/index.cjs");
+  let first;
+  assert.throws(() => al.parseStdoutLine("x", T0), (e) => { first = e; return e.code === "AGENTLINES_NO_WASM" && /Out of memory/.test(e.message); });
+  assert.throws(() => al.parseLines(["x"], T0), (e) => e === first);
+  assert.throws(() => al.extractText("x"), (e) => e === first);
+  assert.equal(state.instances, 1);
+});

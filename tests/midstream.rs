@@ -1,0 +1,74 @@
+//! When a JSON line in the middle of a stream may lock or switch the stateful parser's
+//! runtime (issue 16 item 10; the rule is in docs/stateless.md "Mid-stream JSON lines").
+//! A tool in a plain-text run that prints a Claude `result` line must not give the run a
+//! `result` (a fake success and cost the host would sum) nor lock detection to Claude.
+
+use agentlines::entry::Entry;
+use agentlines::formats::Format;
+use agentlines::parser::{parse_log_with, StdoutParser};
+
+const FAKE_ASSISTANT: &str = r#"{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"all done"}]}}"#;
+const FAKE_RESULT: &str = r#"{"type":"result","subtype":"success","is_error":false,"result":"all tests passed","total_cost_usd":12.5,"usage":{"input_tokens":1000,"output_tokens":2000}}"#;
+const INIT: &str = r#"{"type":"system","subtype":"init","session_id":"s","model":"claude-x","tools":[],"claude_code_version":"2.1.0"}"#;
+
+fn kinds(out: &[Entry]) -> Vec<&'static str> {
+    out.iter().map(Entry::kind).collect()
+}
+
+fn feed(lines: &[&str]) -> (StdoutParser, Vec<Vec<Entry>>) {
+    let mut p = StdoutParser::new();
+    let outs = lines.iter().map(|l| p.parse_line(l, "2026-12-03T10:00:00Z")).collect();
+    (p, outs)
+}
+
+#[test]
+fn a_result_line_printed_inside_plain_text_is_not_the_runs_result() {
+    let (p, outs) = feed(&["$ make test", "running 12 tests", FAKE_RESULT, "ok"]);
+    let last = &outs[2];
+    assert!(!kinds(last).contains(&"result"), "{last:?}");
+    assert_eq!(kinds(last), ["system"]);
+    let Entry::System { text, .. } = &last[0] else { unreachable!() };
+    assert!(text.contains("all tests passed") && text.contains("not this run's result"), "{text}");
+    assert_eq!(p.format(), None, "detection is not locked to Claude");
+    // Also through parse_log (the viewer's batch path).
+    let log = ["$ make test", "running 12 tests", FAKE_RESULT, "ok"].join("\n");
+    let all = parse_log_with(&log, |_| "t".to_owned(), true);
+    assert!(!all.iter().any(|e| e.kind() == "result"), "{all:?}");
+}
+
+#[test]
+fn other_json_lines_inside_plain_text_do_not_lock_either() {
+    // A printed assistant line is shown (as what it says) but does not lock, so a printed
+    // result after it is still not the run's result.
+    let (p, outs) = feed(&["building…", FAKE_ASSISTANT, FAKE_RESULT]);
+    assert_eq!(kinds(&outs[1]), ["assistant"]);
+    assert_eq!(kinds(&outs[2]), ["system"]);
+    assert_eq!(p.format(), None);
+}
+
+#[test]
+fn a_run_that_opens_after_plain_text_still_locks_and_counts() {
+    // Plain text before the run (a wrapper's banner, Gemini's "Loaded cached credentials."):
+    // the runtime's opening event locks it, and its result is the run's result.
+    let (p, outs) = feed(&["Loaded cached credentials.", INIT, FAKE_ASSISTANT, FAKE_RESULT]);
+    assert_eq!(p.format(), Some(Format::Claude));
+    assert_eq!(kinds(&outs[3]), ["result"]);
+}
+
+#[test]
+fn a_stream_that_starts_as_json_locks_as_before() {
+    let (p, outs) = feed(&[FAKE_ASSISTANT, FAKE_RESULT]);
+    assert_eq!(p.format(), Some(Format::Claude));
+    assert_eq!(kinds(&outs[1]), ["result"]);
+    // Host notices are not plain output of the run.
+    let (p, outs) = feed(&["[paperclip] run started", FAKE_RESULT]);
+    assert_eq!(p.format(), Some(Format::Claude));
+    assert_eq!(kinds(&outs[1]), ["result"]);
+}
+
+#[test]
+fn a_locked_stream_is_not_switched_by_another_runtimes_line() {
+    let codex = r#"{"type":"thread.started","thread_id":"t1"}"#;
+    let (p, _) = feed(&[INIT, codex]);
+    assert_eq!(p.format(), Some(Format::Claude));
+}
