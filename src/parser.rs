@@ -42,6 +42,17 @@ pub fn parse_line_as(format: Format, line: &str, ts: &str) -> Vec<Entry> {
     out
 }
 
+/// Stateless (runtime `format`, or detected), each entry's `ts` computed by `ts_of` from
+/// the line's JSON object, which is read once: `ts_of` gets it when serde_json read the
+/// line as it is (no byte-order mark, no terminal controls cleaned off, no JavaScript-only
+/// number or escape rewritten, no repeated top-level key), else `None`. It is called once
+/// per line that is not blank, before any entry is made (the CLI's record timestamps).
+pub fn parse_line_stamped(format: Option<Format>, line: &str, ts_of: TsOf) -> Vec<Entry> {
+    let mut out = Vec::new();
+    parse_stamped_into(line, Stamp::Of(ts_of), format, None, &mut out);
+    out
+}
+
 /// The one place a line becomes entries. `format` forces the runtime for JSON lines;
 /// `states` is the stateful parser's per-runtime state. Returns the runtime that read the
 /// line and how sure detection was (for the stateful parser's lock).
@@ -52,35 +63,73 @@ fn parse_line_into(
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
+    parse_stamped_into(line, Stamp::Given(ts), format, states, out)
+}
+
+/// Where a line's `ts` comes from: given, or computed once the line is read (see
+/// [`parse_line_stamped`]).
+enum Stamp<'s> {
+    Given(&'s str),
+    Of(TsOf<'s>),
+}
+
+/// A line's `ts` from the JSON object it holds (see [`parse_line_stamped`]).
+pub type TsOf<'s> = &'s mut dyn FnMut(Option<&common::Value>) -> String;
+
+impl<'s> Stamp<'s> {
+    fn resolve(self, value: Option<&common::Value>) -> std::borrow::Cow<'s, str> {
+        match self {
+            Stamp::Given(ts) => std::borrow::Cow::Borrowed(ts),
+            Stamp::Of(f) => std::borrow::Cow::Owned(f(value)),
+        }
+    }
+}
+
+/// [`parse_line_into`] with the `ts` given or computed from the line's object.
+fn parse_stamped_into(
+    line: &str,
+    stamp: Stamp,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     // A byte-order mark before the text (a file saved by an editor, a Windows tool's
     // output) is not part of it; the host's `trim()` drops it too.
-    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    let unmarked = line.strip_prefix('\u{feff}');
+    let line = unmarked.unwrap_or(line);
     if line.trim().is_empty() {
         return None;
     }
     if line.len() > MAX_LINE_BYTES {
-        overlong_entries(line.len(), line, ts, out);
+        overlong_entries(line.len(), line, &stamp.resolve(None), out);
         return None;
     }
     // What one line may produce is bounded (common::budget); past it, one notice says what
     // was left out.
     let budget = common::budget::open(line.len());
-    let seen = read_line_into(line, ts, format, states, out);
-    budget.close(ts, out);
+    let mut cleaned = String::new();
+    let read = read_object(line, &mut cleaned);
+    let as_given = match &read {
+        Some((v, true)) if unmarked.is_none() => Some(v),
+        _ => None,
+    };
+    let ts = stamp.resolve(as_given);
+    let seen = read_line_into(line, read.map(|(v, _)| v), &ts, format, states, out);
+    budget.close(&ts, out);
     seen
 }
 
-/// [`parse_line_into`] for a line that is not blank and not over-long.
+/// [`parse_line_into`] for a line that is not blank and not over-long, `value` its object.
 fn read_line_into(
     line: &str,
+    value: Option<common::Value>,
     ts: &str,
     format: Option<Format>,
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
-    let mut cleaned = String::new();
-    let Some(value) = read_object(line, &mut cleaned) else {
+    let Some(value) = value else {
         return Some(formats::parse_text(line, ts, format, out));
     };
     let detected = match format {
@@ -108,9 +157,11 @@ fn read_line_into(
 /// The line as a JSON object. A JSON line behind terminal controls (`"\x1b[0m{…}"`,
 /// `"\0{…}"`, `"progress 10%\r{…}"`) is read as the JSON a terminal shows once the plain-text
 /// cleaner has removed them (`cleaned` holds that text).
-fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<common::Value<'a>> {
-    if let Some(v) = common::parse_object(line) {
-        return Some(v);
+/// The flag is whether serde_json read the line as it is, as one object without repeated
+/// keys (what [`parse_line_stamped`] passes on).
+fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(common::Value<'a>, bool)> {
+    if let Some(read) = common::parse_object_read(line) {
+        return Some(read);
     }
     if !has_controls(line) {
         return None;
@@ -120,7 +171,7 @@ fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<common::Val
     if cleaned == line {
         return None;
     }
-    common::parse_object(cleaned)
+    common::parse_object(cleaned).map(|v| (v, false))
 }
 
 /// Whether a line holds a C0 control other than tab, DEL or a C1 control (what the
@@ -386,10 +437,21 @@ impl StdoutParser {
         out
     }
 
+    /// [`parse_line`](StdoutParser::parse_line) with the `ts` of [`parse_line_stamped`].
+    pub fn parse_line_stamped(&mut self, line: &str, ts_of: TsOf) -> Vec<Entry> {
+        let mut out = Vec::new();
+        self.parse_stamped_into(line, Stamp::Of(ts_of), &mut out);
+        out
+    }
+
     fn parse_line_into(&mut self, line: &str, ts: &str, out: &mut Vec<Entry>) {
+        self.parse_stamped_into(line, Stamp::Given(ts), out)
+    }
+
+    fn parse_stamped_into(&mut self, line: &str, stamp: Stamp, out: &mut Vec<Entry>) {
         let start = out.len();
         let format = self.format();
-        let seen = parse_line_into(line, ts, format, Some(&mut self.states), out);
+        let seen = parse_stamped_into(line, stamp, format, Some(&mut self.states), out);
         if self.forced.is_none() && self.locked.is_none() {
             if let Some((f, Confidence::Sure)) = seen {
                 if f != Format::Plain {

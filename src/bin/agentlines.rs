@@ -18,7 +18,8 @@ mod io;
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
 use agentlines::runlog;
 use agentlines::sessions::{self, TranscriptInput, TranscriptReader};
-use agentlines::{parse_line, parse_line_as, Entry, Format, StdoutParser};
+use agentlines::parser::{parse_line_stamped, TsOf};
+use agentlines::{Entry, Format, StdoutParser};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -299,9 +300,11 @@ struct Stamps {
 }
 
 impl Stamps {
-    fn of(&mut self, line: &str) -> String {
+    /// The `ts` of `line`, `value` its object as the parser read it (`parse_line_stamped`:
+    /// the line is parsed once for both).
+    fn of(&mut self, line: &str, value: Option<&agentlines::formats::common::Value>) -> String {
         if self.records {
-            if let Some(t) = runlog::record_timestamp(line) {
+            if let Some(t) = runlog::record_timestamp_of(line, value) {
                 self.last = t;
             }
             return self.last.clone();
@@ -322,11 +325,10 @@ fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
         let mut stamps =
             Stamps { fixed: a.ts.clone(), records: a.ts.is_none() || a.record_ts, last: start.clone() };
         let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
-        let mut one = |line: &str, ts: &str| -> Vec<Entry> {
-            match (a.stateless, format) {
-                (true, Some(f)) => parse_line_as(f, line, ts),
-                (true, None) => parse_line(line, ts),
-                (false, _) => parser.parse_line(line, ts),
+        let mut one = |line: &str, ts_of: TsOf| -> Vec<Entry> {
+            match a.stateless {
+                true => parse_line_stamped(format, line, ts_of),
+                false => parser.parse_line_stamped(line, ts_of),
             }
         };
         parse_file(path, &a, &mut stamps, &mut one, &mut out)?;
@@ -345,7 +347,7 @@ fn parse_file(
     path: &str,
     a: &ParseArgs,
     stamps: &mut Stamps,
-    one: &mut dyn FnMut(&str, &str) -> Vec<Entry>,
+    one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
     out: &mut Out,
 ) -> Result<(), Failure> {
     let (input, size) = io::open(path)?;
@@ -384,8 +386,7 @@ fn parse_file(
                 return parse_run_log(path, head, &mut reader, a, stamps, one, out, &bar);
             }
         }
-        let ts = stamps.of(line);
-        write_entries(out, &one(line, &ts))?;
+        write_entries(out, &one(line, &mut |v| stamps.of(line, v)))?;
     }
     bar.finish_and_clear();
     Ok(())
@@ -398,7 +399,7 @@ fn parse_run_log(
     reader: &mut dyn std::io::Read,
     a: &ParseArgs,
     stamps: &mut Stamps,
-    one: &mut dyn FnMut(&str, &str) -> Vec<Entry>,
+    one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
     out: &mut Out,
     bar: &indicatif::ProgressBar,
 ) -> Result<(), Failure> {
@@ -415,7 +416,7 @@ fn parse_run_log(
     let fallback = stamps.fixed.clone().unwrap_or_else(|| stamps.last.clone());
     // `--ts` alone gives every entry that time; with `--record-ts` the rows' own ts win.
     let fixed = if stamps.records { None } else { stamps.fixed.as_deref() };
-    write_entries(out, &runlog::parse(&text, &fallback, fixed, |l, ts| one(l, ts)))
+    write_entries(out, &runlog::parse(&text, &fallback, fixed, |l, ts| one(l, &mut |_| ts.to_owned())))
 }
 
 fn session_cmd(a: SessionArgs) -> Result<(), Failure> {
