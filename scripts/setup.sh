@@ -45,7 +45,10 @@ if [ "$want_browser" = 1 ]; then
 fi
 
 # npm ci when node_modules is missing or older than the lock file (a pull added a package).
+# --omit=optional leaves out the agent CLIs' platform binaries (claude-agent-sdk, codex) that
+# the host's adapter packages pull in and the oracle test never runs; --ignore-scripts: no
+# dependency needs its install script to parse (docs/parity.md, "Installing the oracles").
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (dev dependencies)"
-  npm ci --no-audit --no-fund >&2
+  npm ci --no-audit --no-fund --omit=optional --ignore-scripts >&2
 fi

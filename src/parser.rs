@@ -108,28 +108,41 @@ fn parse_stamped_into(
     // What one line may produce is bounded (common::budget); past it, one notice says what
     // was left out.
     let budget = common::budget::open(line.len());
+    // `stdout: {…}` / `stderr: …`: a stream label in front of the line, as the host's cursor
+    // and openclaw readers accept it: the JSON after it, or the text as stderr.
+    let label = stream_label(line);
+    let line = match label {
+        Some((_, rest)) if rest.starts_with('{') => rest,
+        _ => line,
+    };
     let mut cleaned = String::new();
     let read = read_object(line, &mut cleaned);
     let as_given = match &read {
-        Some((v, true)) if unmarked.is_none() => Some(v),
+        Some((v, true)) if unmarked.is_none() && label.is_none() => Some(v),
         _ => None,
     };
     let ts = stamp.resolve(as_given);
-    let seen = read_line_into(line, read.map(|(v, _)| v), &ts, format, states, out);
+    let seen = read_line_into(line, read.map(|(v, _)| v), label, &ts, format, states, out);
     budget.close(&ts, out);
     seen
 }
 
-/// [`parse_line_into`] for a line that is not blank and not over-long, `value` its object.
+/// [`parse_line_into`] for a line that is not blank and not over-long, `value` its object,
+/// `label` its stream label ([`stream_label`]).
 fn read_line_into(
     line: &str,
     value: Option<common::Value>,
+    label: Option<(bool, &str)>,
     ts: &str,
     format: Option<Format>,
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
     let Some(value) = value else {
+        if let Some((true, rest)) = label.filter(|(_, r)| !r.starts_with('{')) {
+            out.emit(Entry::stderr(ts, rest));
+            return None;
+        }
         return Some(formats::parse_text(line, ts, format, out));
     };
     let detected = match format {
@@ -151,6 +164,23 @@ fn read_line_into(
             out.emit(common::unknown_event(ts, "", &value));
             None
         }
+    }
+}
+
+/// `(is stderr, rest)` of a line that starts with `stdout`/`stderr` (any case) and `:` or
+/// `=`, or with the label right before a JSON object; the rest trimmed and not empty.
+fn stream_label(line: &str) -> Option<(bool, &str)> {
+    let t = line.trim_start();
+    let head = t.get(..6)?;
+    let err = head.eq_ignore_ascii_case("stderr");
+    if !err && !head.eq_ignore_ascii_case("stdout") {
+        return None;
+    }
+    let after = t[6..].trim_start();
+    match after.strip_prefix([':', '=']).map(str::trim) {
+        Some(rest) if !rest.is_empty() => Some((err, rest)),
+        _ if after.starts_with('{') => Some((err, after.trim_end())),
+        _ => None,
     }
 }
 
@@ -518,6 +548,15 @@ mod tests {
         assert!(parse_line("", "t").is_empty());
         assert!(parse_line("  \r", "t").is_empty());
         assert_eq!(parse_line("hello", "t"), vec![Entry::stdout("t", "hello")]);
+    }
+
+    #[test]
+    fn a_stream_label_in_front_is_read_through() {
+        let json = parse_line(r#"stdout: {"type":"system","subtype":"init","session_id":"s","model":"m","apiKeySource":"login","cwd":"/"}"#, "t");
+        assert!(matches!(&json[0], Entry::Init { session_id, .. } if session_id == "s"));
+        assert_eq!(parse_line("STDERR= handshake failed", "t"), vec![Entry::stderr("t", "handshake failed")]);
+        assert_eq!(parse_line("stderr output follows", "t"), vec![Entry::stdout("t", "stderr output follows")]);
+        assert!(matches!(&parse_line("stdout:", "t")[0], Entry::Stdout { .. }));
     }
 
     #[test]

@@ -410,6 +410,7 @@ mod tests {
             r#"{"timestamp":" 2025-06-01T10:00:00Z"}"#.to_owned(),
             format!(r#"{{"timestamp":"{t}""#),
             format!("timestamp {t}"),
+            format!(r#"stdout: {{"type":"user","timestamp":"{t}"}}"#),
         ];
         for line in &lines {
             let mut got = Vec::new();

@@ -17,7 +17,6 @@
 //! On failure the test prints a per-fn pass/fail table and the first mismatches.
 
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 const CASES: &str = "tests/fixtures/conformance/ccmsg/cases.jsonl";
@@ -41,7 +40,7 @@ const PROBE_ITEMS: [&str; 13] = [
 ];
 
 mod support_conformance;
-use support_conformance::{call, same, to_js};
+use support_conformance::{call, to_js, Tally};
 
 fn read_chunks(calls: &[Value]) -> Result<Value, String> {
     let mut state = Value::Null;
@@ -110,52 +109,6 @@ fn run(case: &Value) -> Result<Value, String> {
         "dumpConfig" if case["note"] == "none" => call("dumpConfig", &[]),
         "dumpConfig" => call("dumpConfig", &args),
         other => Err(format!("no runner for {other}")),
-    }
-}
-
-#[derive(Default)]
-struct Tally {
-    per_fn: BTreeMap<String, (usize, usize)>,
-    failures: Vec<String>,
-}
-
-impl Tally {
-    fn check(&mut self, fn_name: &str, label: &str, case: &Value, got: Result<Value, String>) {
-        let ok = match (case.get("throws"), &got) {
-            (Some(t), Err(m)) => t.as_str() == Some(m.as_str()),
-            (None, Ok(v)) => same(&case["expected"], Some(v)),
-            _ => false,
-        };
-        let slot = self.per_fn.entry(fn_name.to_owned()).or_default();
-        if ok {
-            slot.0 += 1;
-        } else {
-            slot.1 += 1;
-            if self.failures.len() < 12 {
-                let want = case
-                    .get("throws")
-                    .map(|t| format!("throws {t}"))
-                    .unwrap_or_else(|| case["expected"].to_string());
-                let got = match got {
-                    Ok(v) => v.to_string(),
-                    Err(m) => format!("throws {m:?}"),
-                };
-                self.failures
-                    .push(format!("{fn_name} [{label}]\n  want {want:.600}\n  got  {got:.600}"));
-            }
-        }
-    }
-
-    fn report(&self) -> String {
-        let mut s = String::from("fn                                        pass  fail\n");
-        for (f, (p, x)) in &self.per_fn {
-            s.push_str(&format!("{f:<40} {p:>5} {x:>5}\n"));
-        }
-        s
-    }
-
-    fn failed(&self) -> bool {
-        self.per_fn.values().any(|(_, f)| *f > 0)
     }
 }
 

@@ -141,6 +141,8 @@ pub fn detect(v: &Value) -> Confidence {
                 Confidence::No
             }
         }
+        // Cursor's usage is camelCase (`inputTokens`); Claude's is snake_case.
+        ("result", _) if path(v, &["usage", "inputTokens"]).is_some() => Confidence::Sure,
         ("result", _) if v.get("usage").is_none() => {
             if v.get("request_id").is_some() {
                 Confidence::Sure
@@ -178,8 +180,9 @@ pub fn parse(
                 out.emit(Entry::user(ts, text));
             }
         }
-        ("thinking", "delta") => {
-            if let Some(t) = str_of(v, "text").filter(|t| !t.is_empty()) {
+        ("thinking", "delta" | "") => {
+            let t = str_of(v, "text").or_else(|| path(v, &["delta", "text"]).and_then(Value::as_str));
+            if let Some(t) = t.filter(|t| !t.is_empty()) {
                 out.emit(Entry::thinking_delta(ts, t));
             }
         }
@@ -196,6 +199,11 @@ pub fn parse(
         ("tool_call", sub @ ("started" | "completed")) => {
             tool_call(v, sub == "completed", ts, state, out)
         }
+        // Another phase of a call (the host names it the same way): which tool, which phase.
+        ("tool_call", sub) => match v.get("tool_call").and_then(Value::as_object).and_then(|m| m.iter().next()) {
+            Some((key, _)) => out.emit(Entry::system(ts, format!("tool_call ({sub}): {key}"))),
+            None => out.emit(common::unknown_event(ts, "cursor", v)),
+        },
         ("result", _) => {
             if let Some(s) = state {
                 s.reset_turn();
@@ -377,6 +385,17 @@ mod tests {
         // Stateful: completed without a started line still shows the call first.
         let mut s = State::default();
         assert_eq!(run(&done, Some(&mut s)).len(), 2);
+    }
+
+    #[test]
+    fn other_phases_thinking_deltas_and_camel_case_usage() {
+        let queued = json!({"type":"tool_call","subtype":"queued","call_id":"q","tool_call":{"readToolCall":{"args":{"path":"a"}}}});
+        assert!(matches!(&run(&queued, None)[0], Entry::System { text, .. } if text == "tool_call (queued): readToolCall"));
+        let thinking = json!({"type":"thinking","delta":{"text":"hmm"}});
+        assert!(matches!(&run(&thinking, None)[0], Entry::Thinking { text, delta: Some(true), .. } if text == "hmm"));
+        let result = json!({"type":"result","subtype":"success","result":"ok","session_id":"s","usage":{"inputTokens":5,"outputTokens":6}});
+        assert_eq!(detect(&result), Confidence::Sure);
+        assert!(matches!(&run(&result, None)[0], Entry::Result { input_tokens, output_tokens, .. } if *input_tokens == 5.0 && *output_tokens == 6.0));
     }
 
     #[test]

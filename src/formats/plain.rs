@@ -334,7 +334,7 @@ mod tests {
             r#"[{"type":"zzz_unknown","a":"b"},{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}]"#,
         );
         assert_eq!(out.len(), 2);
-        assert!(matches!(&out[1], Entry::System { text, .. } if text == "step started"));
+        assert!(matches!(&out[1], Entry::System { text, .. } if text == "step started (s)"));
         assert!(matches!(&one("[1, 2, 3]")[0], Entry::Stdout { .. }));
         assert!(matches!(&one("[ERROR] {boom}")[0], Entry::Stderr { .. }));
     }

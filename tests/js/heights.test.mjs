@@ -1,7 +1,8 @@
-// The viewer's Fenwick tree of row heights (www/heights.js) against a plain array: random
-// builds, pushes (rows arriving while a run streams) and sets (rows measured), checked on
-// every prefix sum and on indexAt. A build followed by pushes once lost the sums of the
-// tree's nodes past the built rows, and the viewer skipped rows while scrolling.
+// The viewer's Fenwick tree of row heights (www/heights.js, no DOM) against a plain array:
+// random builds, pushes (rows arriving while a run streams, across capacity doublings, which
+// copy the tree instead of rebuilding it) and sets (rows measured), checked on every prefix
+// sum and on indexAt. A build followed by pushes once lost the sums of the tree's nodes past
+// the built rows, and the viewer skipped rows while scrolling.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { Heights } from "../../www/heights.js";
@@ -53,4 +54,34 @@ test("heights: build, push and set agree with plain prefix sums", () => {
     }
     check(H, plain, `seed ${seed} after ${more} pushes/sets`);
   }
+});
+
+test("heights: pushes across capacity doublings, sets and rebuilds agree with a plain array", () => {
+  const h = new Heights();
+  const plain = [];
+  let seed = 7;
+  const label = () => `${plain.length} rows, capacity ${h.cap}`;
+  const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  for (let i = 0; i < 5000; i++) {
+    const v = 10 + rnd(90);
+    h.push(v);
+    plain.push(v);
+    if (i === 1022 || i === 1023 || i === 2047 || i === 4095) check(h, plain, label()); // around each doubling
+  }
+  assert.ok(h.cap >= 8192, `capacity ${h.cap}`);
+  check(h, plain, label());
+  for (let k = 0; k < 3000; k++) {
+    const i = rnd(plain.length), v = 1 + rnd(500);
+    h.set(i, v);
+    plain[i] = v;
+  }
+  check(h, plain, label());
+  h.build(plain.length, (i) => plain[i]);
+  check(h, plain, label());
+  // Pushes after a rebuild, before the next doubling (the list rebuilds on a filter change
+  // while a parse is still adding rows): the nodes past the old end must be complete.
+  for (let i = 0; i < 100; i++) { h.push(3); plain.push(3); }
+  check(h, plain, label());
+  for (let i = 0; i < 5000; i++) { h.push(3); plain.push(3); }
+  check(h, plain, label());
 });

@@ -6,13 +6,21 @@
 // - system / stderr: same kind, every word and number of the host's text in ours;
 // - stdout (a line the host shows raw): any entry of ours whose text contains it; the raw
 //   fallback of a JSON line is not content and is skipped;
+// - a text that is only whitespace (the host's `"\n\n"` text block) is not content, nor are
+//   terminal colour codes in a text;
 // - tool_call: same name and toolUseId, every word of the host's input values in our
-//   name and input;
+//   name, id and input;
 // - tool_result: same toolUseId and isError, every word of the host's content in ours;
-// - result: same tokens, cost and isError, the host's text words and errors in ours;
+// - result: same tokens, cost and isError, the host's text words and the words of each of
+//   its errors in ours;
 // - init: same sessionId, the host's model words in ours.
-// A line where that fails must be an instance of a listed difference (DIFFERENCES), whose
-// check computes our exact expected entries from the line; anything else is a failure.
+// A line where that fails must be an instance of a listed difference (DIFFERENCES): either
+// one host entry is covered another, listed way (the difference's `covers`, strict about
+// ids, isError and words), or the difference's `expect` computes our exact entries for the
+// whole line; anything else is a failure.
+
+import { entryDifference } from "./oracle-entry-differences.mjs";
+export { ENTRY_DIFFERENCES } from "./oracle-entry-differences.mjs";
 
 /** Lower-cased words and numbers of a text. */
 export function words(text) {
@@ -72,9 +80,10 @@ function covers(adapter, e, o, ctx = { ids: new Map(), ours: [] }) {
       return typeof o.text === "string" && squash(o.text).includes(squash(e.text)) ? null : false;
     case "tool_call": {
       if (o.kind !== "tool_call" || o.name !== e.name) return false;
-      if ((o.toolUseId ?? null) !== (e.toolUseId ?? null) && !sameId(e.toolUseId, o.toolUseId)) return false;
-      const generated = (o.toolUseId ?? null) !== (e.toolUseId ?? null) ? "hermes-tool-ids" : null;
-      const pool = `${o.name} ${values(o.input).join(" ")}`;
+      // A host card without an id (Gemini's reader drops `call_id`) against ours with one.
+      if (e.toolUseId !== undefined && (o.toolUseId ?? null) !== (e.toolUseId ?? null) && !sameId(e.toolUseId, o.toolUseId)) return false;
+      const generated = e.toolUseId !== undefined && (o.toolUseId ?? null) !== (e.toolUseId ?? null) ? "hermes-tool-ids" : null;
+      const pool = `${o.name} ${o.toolUseId ?? ""} ${values(o.input).join(" ")}`;
       const need = values(e.input).join(" ");
       if (missing(need, pool).length === 0) return generated;
       // hermes_local: the duration and exit suffix go to our result (content, durationMs).
@@ -94,7 +103,7 @@ function covers(adapter, e, o, ctx = { ids: new Map(), ours: [] }) {
     case "result": {
       const same = ["inputTokens", "outputTokens", "cachedTokens", "costUsd"].every((k) => (o[k] ?? 0) === (e[k] ?? 0));
       const errs = (x) => (x.errors ?? []).map(normJson);
-      const errorsShown = errs(e).every((x) => errs(o).includes(x));
+      const errorsShown = errs(e).every((x) => errs(o).includes(x) || errs(o).some((y) => missing(x, y).length === 0));
       return o.kind === "result" && same && o.isError === e.isError && missing(e.text, o.text).length === 0 && errorsShown ? null : false;
     }
     case "init":
@@ -294,14 +303,21 @@ function exactly(want, ours) {
  * parser has no counterpart for).
  */
 export function compareLine(adapter, line, theirs, ours, extra = {}) {
-  const ctx = { ids: new Map(), ours, line, ...extra };
+  let v = null;
+  try {
+    v = JSON.parse(line);
+  } catch {}
+  const ctx = { ids: new Map(), ours, line, v, fileOurs: [], ...extra };
   const reasons = [];
   const used = new Set();
   let cursor = 0;
   let ok = true;
   for (let e of theirs) {
     if (e.kind === "stdout" && isJson(line)) continue;
-    if (HERMES.includes(adapter) && e.kind === "assistant") e = { ...e, text: stripAnsi(e.text) };
+    if (["assistant", "thinking", "user", "system", "stderr"].includes(e.kind) && !String(e.text ?? "").trim()) continue;
+    // Terminal colour codes in the host's text are not content (ours strips them).
+    if (typeof e.text === "string") e = { ...e, text: stripAnsi(e.text) };
+    if (typeof e.content === "string") e = { ...e, content: stripAnsi(e.content) };
     let found = -1;
     for (let j = cursor; j < ours.length; j++) {
       const c = covers(adapter, e, ours[j], ctx);
@@ -312,6 +328,13 @@ export function compareLine(adapter, line, theirs, ours, extra = {}) {
       }
     }
     if (found < 0) {
+      // A listed difference that covers this one host entry another way.
+      const alt = entryDifference(adapter, e, ctx, (x, o) => covers(adapter, x, o, ctx));
+      if (alt) {
+        reasons.push(alt.id);
+        for (const j of alt.used) used.add(j);
+        continue;
+      }
       ok = false;
       break;
     }
@@ -319,10 +342,7 @@ export function compareLine(adapter, line, theirs, ours, extra = {}) {
     cursor = found + 1;
   }
   if (!ok) {
-    let v = null;
-    try {
-      v = JSON.parse(line);
-    } catch {}
+    const v = ctx.v;
     for (const [id, d] of Object.entries(DIFFERENCES)) {
       if (!d.adapters.includes(adapter) || !d.expect) continue;
       const want = d.expect(v, theirs, ours, ctx);

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// Conformance encoding → `$js` tagging.
 pub fn to_js(v: &Value) -> Value {
@@ -67,5 +68,52 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, String> {
     match answer.get("throws") {
         Some(m) => Err(m.as_str().unwrap_or("").to_owned()),
         None => Ok(answer.get("ok").cloned().unwrap_or(Value::Null)),
+    }
+}
+
+#[derive(Default)]
+/// Pass/fail counts per upstream function, and the first failures in full.
+pub struct Tally {
+    pub per_fn: BTreeMap<String, (usize, usize)>,
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    pub fn check(&mut self, fn_name: &str, label: &str, case: &Value, got: Result<Value, String>) {
+        let ok = match (case.get("throws"), &got) {
+            (Some(t), Err(m)) => t.as_str() == Some(m.as_str()),
+            (None, Ok(v)) => same(&case["expected"], Some(v)),
+            _ => false,
+        };
+        let slot = self.per_fn.entry(fn_name.to_owned()).or_default();
+        if ok {
+            slot.0 += 1;
+        } else {
+            slot.1 += 1;
+            if self.failures.len() < 12 {
+                let want = case
+                    .get("throws")
+                    .map(|t| format!("throws {t}"))
+                    .unwrap_or_else(|| case["expected"].to_string());
+                let got = match got {
+                    Ok(v) => v.to_string(),
+                    Err(m) => format!("throws {m:?}"),
+                };
+                self.failures
+                    .push(format!("{fn_name} [{label}]\n  want {want:.600}\n  got  {got:.600}"));
+            }
+        }
+    }
+
+    pub fn report(&self) -> String {
+        let mut s = String::from("fn                                        pass  fail\n");
+        for (f, (p, x)) in &self.per_fn {
+            s.push_str(&format!("{f:<40} {p:>5} {x:>5}\n"));
+        }
+        s
+    }
+
+    pub fn failed(&self) -> bool {
+        self.per_fn.values().any(|(_, f)| *f > 0)
     }
 }

@@ -322,7 +322,9 @@ fn generic(sub: &str, v: &Value) -> String {
         "state",
         "status",
     ];
-    match keys.iter().find_map(|k| common::nonempty_str(v, k)) {
+    // An `error` object (`{"error":{"message":…}}`) says its message.
+    let nested = || common::path(v, &["error", "message"]).and_then(Value::as_str);
+    match keys.iter().find_map(|k| common::nonempty_str(v, k)).or_else(nested) {
         Some(s) => format!("{label}: {}", clip(&strip_ansi(s.trim()), 300)),
         None => {
             let fields = common::short_fields(v, 2);

@@ -190,6 +190,8 @@ fn unknown_types_are_named_not_dumped() {
         "t",
     );
     assert_eq!(texts(&out), vec![pair("system", "brand new: hello there")]);
+    let out = parse_line(r#"{"type":"system","subtype":"error","error":{"message":"quota"}}"#, "t");
+    assert_eq!(texts(&out), vec![pair("system", "error: quota")]);
 }
 
 #[test]

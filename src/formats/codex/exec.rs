@@ -132,7 +132,15 @@ fn parse_item(
             }
         }
         "command_execution" | "file_change" | "mcp_tool_call" | "collab_tool_call"
-        | "web_search" => tool_item(item, item_ty, phase, ts, state, out),
+        | "web_search" | "tool_use" => tool_item(item, item_ty, phase, ts, state, out),
+        // Generic `tool_use`/`tool_result` items (not codex exec's own: the host's codex
+        // reader takes them from other writers of this format).
+        "tool_result" if phase == Phase::Completed => {
+            let (content, failed) = result_of(item, item_ty);
+            let call = nonempty_str(item, "tool_use_id").unwrap_or(id);
+            out.emit(tool_result(ts, call, None, content, failed || bool_of(item, "is_error"), None));
+        }
+        "tool_result" => {}
         _ => out.emit(unknown(
             ts,
             &format!("{ty}: {}", if item_ty.is_empty() { "untyped item" } else { item_ty }),
@@ -216,6 +224,10 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Json) {
             (str_of(item, "tool").unwrap_or("collab_tool_call").owned(), input)
         }
         "web_search" => ("web_search".owned(), super::search::input(item)),
+        "tool_use" => (
+            str_of(item, "name").unwrap_or("unknown").owned(),
+            item.get("input").filter(|i| !i.is_null()).map_or_else(|| json!({}), Value::to_json),
+        ),
         _ => (item_ty.owned(), object([("path", item.get("path").map(Value::to_json))])),
     }
 }
@@ -284,6 +296,14 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             (lines.join("\n"), failed)
         }
         "web_search" => super::search::result(item),
+        // A string, an object's `message` (else its JSON); the status (`done`) when none.
+        "tool_use" | "tool_result" => {
+            let text = ["content", "output", "result", "error", "message"]
+                .iter()
+                .find_map(|k| error_message(item.get(k)));
+            let none = if status.is_empty() { "done" } else { status };
+            (text.unwrap_or_else(|| none.owned()), failed || bool_of(item, "is_error"))
+        }
         _ => (if status.is_empty() { "done".owned() } else { status.owned() }, failed),
     }
 }

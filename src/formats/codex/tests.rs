@@ -392,3 +392,16 @@ fn stateful_task_results_carry_each_turns_tokens() {
     }
     assert_eq!(sums, [(100.0, 10.0), (150.0, 20.0)]);
 }
+
+#[test]
+fn generic_tool_use_and_tool_result_items_are_cards_and_results() {
+    let out = stateless(&[
+        r#"{"type":"item.started","item":{"id":"i7","type":"tool_use","name":"search","input":{"q":"x"}}}"#,
+        r#"{"type":"item.completed","item":{"id":"i7","type":"tool_use","name":"search","status":"failed","error":{"message":"no index"}}}"#,
+        r#"{"type":"item.completed","item":{"id":"i8","type":"tool_result","tool_use_id":"i7","output":"3 hits"}}"#,
+    ]);
+    assert_eq!(kinds(&out), ["tool_call", "tool_result", "tool_result"]);
+    assert!(matches!(&out[0], Entry::ToolCall { name, tool_use_id: Some(id), .. } if name == "search" && id == "i7"));
+    assert!(matches!(&out[1], Entry::ToolResult { content, is_error: true, .. } if content == "no index"));
+    assert!(matches!(&out[2], Entry::ToolResult { tool_use_id, content, is_error: false, .. } if tool_use_id == "i7" && content == "3 hits"));
+}
