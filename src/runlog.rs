@@ -236,9 +236,8 @@ pub fn record_timestamp_of(line: &str, value: Option<&crate::formats::common::Va
     let Some(map) = value.and_then(|v| v.as_object()) else {
         return record_timestamp(line);
     };
-    if map.get("timestamp").is_none() {
-        return None;
-    }
+    // No top-level `timestamp` (the key may still be in the text, nested): none.
+    map.get("timestamp")?;
     let t = map.get_unescaped("timestamp").map(|t| t.as_str());
     match t {
         Some(Some(t)) => Some(t).filter(|t| is_timestamp(t)).map(str::to_owned),
