@@ -17,6 +17,8 @@
 //! - `stateful_entries`: the same without serialising (the parse alone);
 //! - `batch_json`: `parse_log_with` (merge on) + one `entries_to_json` (`parseLog`);
 //! - `serde_value`: `serde_json::from_str::<Value>` of every line (what the core does first);
+//! - `ours_value`: `formats::common::parse_object` of every line (the borrowed tree the
+//!   runtime modules read: the JSON part of `stateful_entries`);
 //! - `serde_skip`: `serde_json::from_str::<IgnoredAny>` of every line (validate and skip
 //!   everything: the floor for any serde_json-based reader);
 //! - `serde_type_only`: a struct that keeps only `type` (borrowed when unescaped) and skips
@@ -144,6 +146,13 @@ fn main() {
                 "serde_value",
                 Box::new(|| {
                     let ok = |l: &&&str| serde_json::from_str::<serde_json::Value>(l).is_ok();
+                    lines.iter().filter(ok).count()
+                }),
+            ),
+            (
+                "ours_value",
+                Box::new(|| {
+                    let ok = |l: &&&str| agentlines::formats::common::parse_object(l).is_some();
                     lines.iter().filter(ok).count()
                 }),
             ),

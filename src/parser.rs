@@ -42,6 +42,17 @@ pub fn parse_line_as(format: Format, line: &str, ts: &str) -> Vec<Entry> {
     out
 }
 
+/// Stateless (runtime `format`, or detected), each entry's `ts` computed by `ts_of` from
+/// the line's JSON object, which is read once: `ts_of` gets it when serde_json read the
+/// line as it is (no byte-order mark, no terminal controls cleaned off, no JavaScript-only
+/// number or escape rewritten, no repeated top-level key), else `None`. It is called once
+/// per line that is not blank, before any entry is made (the CLI's record timestamps).
+pub fn parse_line_stamped(format: Option<Format>, line: &str, ts_of: TsOf) -> Vec<Entry> {
+    let mut out = Vec::new();
+    parse_stamped_into(line, Stamp::Of(ts_of), format, None, &mut out);
+    out
+}
+
 /// The one place a line becomes entries. `format` forces the runtime for JSON lines;
 /// `states` is the stateful parser's per-runtime state. Returns the runtime that read the
 /// line and how sure detection was (for the stateful parser's lock).
@@ -52,34 +63,51 @@ fn parse_line_into(
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
+    parse_stamped_into(line, Stamp::Given(ts), format, states, out)
+}
+
+/// Where a line's `ts` comes from: given, or computed once the line is read (see
+/// [`parse_line_stamped`]).
+enum Stamp<'s> {
+    Given(&'s str),
+    Of(TsOf<'s>),
+}
+
+/// A line's `ts` from the JSON object it holds (see [`parse_line_stamped`]).
+pub type TsOf<'s> = &'s mut dyn FnMut(Option<&common::Value>) -> String;
+
+impl<'s> Stamp<'s> {
+    fn resolve(self, value: Option<&common::Value>) -> std::borrow::Cow<'s, str> {
+        match self {
+            Stamp::Given(ts) => std::borrow::Cow::Borrowed(ts),
+            Stamp::Of(f) => std::borrow::Cow::Owned(f(value)),
+        }
+    }
+}
+
+/// [`parse_line_into`] with the `ts` given or computed from the line's object.
+fn parse_stamped_into(
+    line: &str,
+    stamp: Stamp,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     // A byte-order mark before the text (a file saved by an editor, a Windows tool's
     // output) is not part of it; the host's `trim()` drops it too.
-    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    let unmarked = line.strip_prefix('\u{feff}');
+    let line = unmarked.unwrap_or(line);
     if line.trim().is_empty() {
         return None;
     }
     if line.len() > MAX_LINE_BYTES {
-        overlong_entries(line.len(), line, ts, out);
+        overlong_entries(line.len(), line, &stamp.resolve(None), out);
         return None;
     }
     // What one line may produce is bounded (common::budget); past it, one notice says what
     // was left out.
     let budget = common::budget::open(line.len());
-    let seen = read_line_into(line, ts, format, states, out);
-    budget.close(ts, out);
-    seen
-}
-
-/// [`parse_line_into`] for a line that is not blank and not over-long.
-fn read_line_into(
-    line: &str,
-    ts: &str,
-    format: Option<Format>,
-    states: Option<&mut States>,
-    out: &mut Vec<Entry>,
-) -> Option<(Format, Confidence)> {
-    let mut cleaned = String::new();
     // `stdout: {…}` / `stderr: …`: a stream label in front of the line, as the host's cursor
     // and openclaw readers accept it: the JSON after it, or the text as stderr.
     let label = stream_label(line);
@@ -87,7 +115,30 @@ fn read_line_into(
         Some((_, rest)) if rest.starts_with('{') => rest,
         _ => line,
     };
-    let Some(value) = read_object(line, &mut cleaned) else {
+    let mut cleaned = String::new();
+    let read = read_object(line, &mut cleaned);
+    let as_given = match &read {
+        Some((v, true)) if unmarked.is_none() && label.is_none() => Some(v),
+        _ => None,
+    };
+    let ts = stamp.resolve(as_given);
+    let seen = read_line_into(line, read.map(|(v, _)| v), label, &ts, format, states, out);
+    budget.close(&ts, out);
+    seen
+}
+
+/// [`parse_line_into`] for a line that is not blank and not over-long, `value` its object,
+/// `label` its stream label ([`stream_label`]).
+fn read_line_into(
+    line: &str,
+    value: Option<common::Value>,
+    label: Option<(bool, &str)>,
+    ts: &str,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
+    let Some(value) = value else {
         if let Some((true, rest)) = label.filter(|(_, r)| !r.starts_with('{')) {
             out.emit(Entry::stderr(ts, rest));
             return None;
@@ -136,9 +187,11 @@ fn stream_label(line: &str) -> Option<(bool, &str)> {
 /// The line as a JSON object. A JSON line behind terminal controls (`"\x1b[0m{…}"`,
 /// `"\0{…}"`, `"progress 10%\r{…}"`) is read as the JSON a terminal shows once the plain-text
 /// cleaner has removed them (`cleaned` holds that text).
-fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<common::Value<'a>> {
-    if let Some(v) = common::parse_object(line) {
-        return Some(v);
+/// The flag is whether serde_json read the line as it is, as one object without repeated
+/// keys (what [`parse_line_stamped`] passes on).
+fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(common::Value<'a>, bool)> {
+    if let Some(read) = common::parse_object_read(line) {
+        return Some(read);
     }
     if !has_controls(line) {
         return None;
@@ -148,7 +201,7 @@ fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<common::Val
     if cleaned == line {
         return None;
     }
-    common::parse_object(cleaned)
+    common::parse_object(cleaned).map(|v| (v, false))
 }
 
 /// Whether a line holds a C0 control other than tab, DEL or a C1 control (what the
@@ -441,10 +494,21 @@ impl StdoutParser {
         out
     }
 
+    /// [`parse_line`](StdoutParser::parse_line) with the `ts` of [`parse_line_stamped`].
+    pub fn parse_line_stamped(&mut self, line: &str, ts_of: TsOf) -> Vec<Entry> {
+        let mut out = Vec::new();
+        self.parse_stamped_into(line, Stamp::Of(ts_of), &mut out);
+        out
+    }
+
     fn parse_line_into(&mut self, line: &str, ts: &str, out: &mut Vec<Entry>) {
+        self.parse_stamped_into(line, Stamp::Given(ts), out)
+    }
+
+    fn parse_stamped_into(&mut self, line: &str, stamp: Stamp, out: &mut Vec<Entry>) {
         let start = out.len();
         let format = self.format();
-        let seen = parse_line_into(line, ts, format, Some(&mut self.states), out);
+        let seen = parse_stamped_into(line, stamp, format, Some(&mut self.states), out);
         if self.forced.is_none() && self.locked.is_none() {
             match seen {
                 Some((Format::Plain, _)) => {

@@ -227,6 +227,26 @@ pub fn record_timestamp(line: &str) -> Option<String> {
     s.timestamp.filter(|t| is_timestamp(t)).map(|t| t.into_owned())
 }
 
+/// [`record_timestamp`] of `line` from the object it was already read into, when that is
+/// the same answer: `value` is the line's object as serde_json read it, without repeated
+/// top-level keys (what `parser::parse_line_stamped` passes on), and its `timestamp` key was
+/// written without escapes (so the line holds the text `"timestamp"`). Otherwise the line is
+/// read again.
+pub fn record_timestamp_of(line: &str, value: Option<&crate::formats::common::Value>) -> Option<String> {
+    let Some(map) = value.and_then(|v| v.as_object()) else {
+        return record_timestamp(line);
+    };
+    // No top-level `timestamp` (the key may still be in the text, nested): none.
+    map.get("timestamp")?;
+    let t = map.get_unescaped("timestamp").map(|t| t.as_str());
+    match t {
+        Some(Some(t)) => Some(t).filter(|t| is_timestamp(t)).map(str::to_owned),
+        // `null` reads as no timestamp; any other type fails `Stamped`.
+        Some(None) => None,
+        None => record_timestamp(line),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,5 +382,43 @@ mod tests {
         assert_eq!(record_timestamp(r#"{"timestamp":"yesterday"}"#), None);
         assert_eq!(record_timestamp(r#"{"message":{"timestamp":"2025-06-01T10:00:00Z"}}"#), None);
         assert_eq!(record_timestamp("plain timestamp text"), None);
+    }
+
+    /// The CLI reads a line once (`parse_line_stamped`) and takes the record timestamp from
+    /// that: the same answer as reading the line for its timestamp alone, on every kind of
+    /// line, including the ones where the object is not passed on.
+    #[test]
+    fn timestamp_of_the_parsed_object_is_record_timestamp() {
+        let t = "2025-06-01T10:00:00Z";
+        let lines = [
+            format!(r#"{{"type":"user","timestamp":"{t}"}}"#),
+            format!(r#"  {{"type":"user","timestamp":"{t}"}}  "#),
+            format!("{{\"type\":\"user\",\"timestamp\":\"{t}\"}}\r"),
+            format!("\u{feff}{{\"type\":\"user\",\"timestamp\":\"{t}\"}}"),
+            format!("\x1b[0m{{\"type\":\"user\",\"timestamp\":\"{t}\"}}"),
+            format!(r#"{{"timestamp":"{t}","timestamp":"2025-06-01T11:00:00Z"}}"#),
+            format!(r#"{{"time\u0073tamp":"{t}"}}"#),
+            format!(r#"{{"time\u0073tamp":"{t}","x":"timestamp"}}"#),
+            format!(r#"{{"timestamp":"{t}","time\u0073tamp":"2025-06-01T11:00:00Z"}}"#),
+            format!(r#"{{"message":{{"timestamp":"{t}"}}}}"#),
+            format!(r#"{{"timestamp":"{t}","n":1e400}}"#),
+            format!(r#"{{"timestamp":"{t}","s":"\ud83d"}}"#),
+            format!(r#"{{"timestamp":"2025-06-01T10:00:00\u005a"}}"#),
+            r#"{"timestamp":null}"#.to_owned(),
+            r#"{"timestamp":12}"#.to_owned(),
+            r#"{"timestamp":" 2025-06-01T10:00:00Z"}"#.to_owned(),
+            format!(r#"{{"timestamp":"{t}""#),
+            format!("timestamp {t}"),
+            format!(r#"stdout: {{"type":"user","timestamp":"{t}"}}"#),
+        ];
+        for line in &lines {
+            let mut got = Vec::new();
+            let mut ts_of = |v: Option<&crate::formats::common::Value>| {
+                got.push(record_timestamp_of(line, v));
+                "T".to_owned()
+            };
+            crate::parser::parse_line_stamped(None, line, &mut ts_of);
+            assert_eq!(got, vec![record_timestamp(line)], "{line:?}");
+        }
     }
 }

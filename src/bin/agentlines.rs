@@ -18,7 +18,8 @@ mod io;
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
 use agentlines::runlog;
 use agentlines::sessions::{self, TranscriptInput, TranscriptReader};
-use agentlines::{parse_line, parse_line_as, Entry, Format, StdoutParser};
+use agentlines::parser::{parse_line_stamped, TsOf};
+use agentlines::{Entry, Format, StdoutParser};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -299,9 +300,11 @@ struct Stamps {
 }
 
 impl Stamps {
-    fn of(&mut self, line: &str) -> String {
+    /// The `ts` of `line`, `value` its object as the parser read it (`parse_line_stamped`:
+    /// the line is parsed once for both).
+    fn of(&mut self, line: &str, value: Option<&agentlines::formats::common::Value>) -> String {
         if self.records {
-            if let Some(t) = runlog::record_timestamp(line) {
+            if let Some(t) = runlog::record_timestamp_of(line, value) {
                 self.last = t;
             }
             return self.last.clone();
@@ -322,11 +325,10 @@ fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
         let mut stamps =
             Stamps { fixed: a.ts.clone(), records: a.ts.is_none() || a.record_ts, last: start.clone() };
         let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
-        let mut one = |line: &str, ts: &str| -> Vec<Entry> {
-            match (a.stateless, format) {
-                (true, Some(f)) => parse_line_as(f, line, ts),
-                (true, None) => parse_line(line, ts),
-                (false, _) => parser.parse_line(line, ts),
+        let mut one = |line: &str, ts_of: TsOf| -> Vec<Entry> {
+            match a.stateless {
+                true => parse_line_stamped(format, line, ts_of),
+                false => parser.parse_line_stamped(line, ts_of),
             }
         };
         parse_file(path, &a, &mut stamps, &mut one, &mut out)?;
@@ -345,7 +347,7 @@ fn parse_file(
     path: &str,
     a: &ParseArgs,
     stamps: &mut Stamps,
-    one: &mut dyn FnMut(&str, &str) -> Vec<Entry>,
+    one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
     out: &mut Out,
 ) -> Result<(), Failure> {
     let (input, size) = io::open(path)?;
@@ -356,39 +358,64 @@ fn parse_file(
     if a.input == InputKind::RunLog {
         return parse_run_log(path, String::new(), &mut reader, a, stamps, one, out, &bar);
     }
-    loop {
-        // Nothing complete is buffered: the next read may wait (a pipe, `tail -f`), so what
-        // was parsed so far goes out now.
-        if !reader.buffer().contains(&b'\n') {
-            out.flush()?;
-        }
-        raw.clear();
-        let n = reader.read_until(b'\n', &mut raw).map_err(|e| {
-            Failure(format!("cannot read {}: {}", io::name_of(path), io::io_reason(&e)))
-        })?;
-        if n == 0 {
-            break;
-        }
-        bar.inc(n as u64);
+    while let Some((bytes, taken)) = next_line(&mut reader, &mut raw, out, path)? {
+        bar.inc(bytes.len() as u64);
         // `from_utf8` first: its validator is several times faster than the lossy one's
         // (which was 16% of a whole `parse` run); only invalid lines pay for the lossy copy.
-        let text = match std::str::from_utf8(&raw) {
+        let text = match std::str::from_utf8(bytes) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(&raw),
+            Err(_) => String::from_utf8_lossy(bytes),
         };
         let line = text.strip_suffix('\n').unwrap_or(&text);
         if !decided && !line.trim().is_empty() {
             decided = true;
             if runlog::read_row(line).is_some() {
                 let head = text.into_owned();
+                reader.consume(taken);
                 return parse_run_log(path, head, &mut reader, a, stamps, one, out, &bar);
             }
         }
-        let ts = stamps.of(line);
-        write_entries(out, &one(line, &ts))?;
+        write_entries(out, &one(line, &mut |v| stamps.of(line, v)))?;
+        reader.consume(taken);
     }
     bar.finish_and_clear();
     Ok(())
+}
+
+/// The next line of `reader` (with its `\n`, unless it is the last and has none) and how
+/// many of the reader's buffered bytes it takes (to `consume` once the line is read);
+/// `None` at the end. A line that lies in the reader's buffer is used where it lies (no
+/// copy, as `read_until` made); one that spans reads is gathered in `raw`. When nothing
+/// complete is buffered the next read may wait (a pipe, `tail -f`), so what was parsed so
+/// far is flushed first.
+fn next_line<'r>(
+    reader: &'r mut BufReader<Box<dyn std::io::Read>>,
+    raw: &'r mut Vec<u8>,
+    out: &mut Out,
+    path: &str,
+) -> Result<Option<(&'r [u8], usize)>, Failure> {
+    raw.clear();
+    loop {
+        if let Some(i) = memchr::memchr(b'\n', reader.buffer()) {
+            if raw.is_empty() {
+                return Ok(Some((&reader.buffer()[..=i], i + 1)));
+            }
+            raw.extend_from_slice(&reader.buffer()[..=i]);
+            return Ok(Some((&raw[..], i + 1)));
+        }
+        out.flush()?;
+        let part = reader.buffer().len();
+        raw.extend_from_slice(reader.buffer());
+        reader.consume(part);
+        let more = match reader.fill_buf() {
+            Ok(more) => more,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return fail(format!("cannot read {}: {}", io::name_of(path), io::io_reason(&e))),
+        };
+        if more.is_empty() {
+            return Ok((!raw.is_empty()).then_some((&raw[..], 0)));
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -398,7 +425,7 @@ fn parse_run_log(
     reader: &mut dyn std::io::Read,
     a: &ParseArgs,
     stamps: &mut Stamps,
-    one: &mut dyn FnMut(&str, &str) -> Vec<Entry>,
+    one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
     out: &mut Out,
     bar: &indicatif::ProgressBar,
 ) -> Result<(), Failure> {
@@ -415,7 +442,7 @@ fn parse_run_log(
     let fallback = stamps.fixed.clone().unwrap_or_else(|| stamps.last.clone());
     // `--ts` alone gives every entry that time; with `--record-ts` the rows' own ts win.
     let fixed = if stamps.records { None } else { stamps.fixed.as_deref() };
-    write_entries(out, &runlog::parse(&text, &fallback, fixed, |l, ts| one(l, ts)))
+    write_entries(out, &runlog::parse(&text, &fallback, fixed, |l, ts| one(l, &mut |_| ts.to_owned())))
 }
 
 fn session_cmd(a: SessionArgs) -> Result<(), Failure> {

@@ -316,26 +316,35 @@ pub const UNREAD_KEYS: &[&str] = &["toolUseResult", "tool_use_result"];
 /// (plain text, arrays, broken JSON). Duplicate keys keep the last value, like
 /// `serde_json::Value`.
 pub fn parse_object(line: &str) -> Option<Value<'_>> {
+    parse_object_read(line).map(|(v, _)| v)
+}
+
+/// [`parse_object`], and whether serde_json read the line as it is, without repeated
+/// top-level keys (`false`: repeated keys, or read only after [`js_json_to_serde`]).
+pub(crate) fn parse_object_read(line: &str) -> Option<(Value<'_>, bool)> {
     let t = line.trim();
     if !t.starts_with('{') {
         return None;
     }
-    parse_object_text(t).or_else(|| Some(parse_object_text(&js_json_to_serde(t)?)?.into_owned()))
+    match parse_object_text(t) {
+        Some((v, repeated)) => Some((v, !repeated)),
+        None => Some((parse_object_text(&js_json_to_serde(t)?)?.0.into_owned(), false)),
+    }
 }
 
-fn parse_object_text(t: &str) -> Option<Value<'_>> {
+fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
     let mut de = serde_json::Deserializer::from_str(t);
     // `deserialize_any` with our own errors for non-objects: `deserialize_map` would reach
     // serde_json's invalid-type message, which links core's float formatting (~19 KB wasm).
-    let map = serde::Deserializer::deserialize_any(&mut de, TopLevel).ok()?;
+    let (map, repeated) = serde::Deserializer::deserialize_any(&mut de, TopLevel).ok()?;
     de.end().ok()?;
-    Some(Value::Object(map))
+    Some((Value::Object(map), repeated))
 }
 
 struct TopLevel;
 
 impl<'de> serde::de::Visitor<'de> for TopLevel {
-    type Value = Map<'de>;
+    type Value = (Map<'de>, bool);
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a JSON object")

@@ -122,6 +122,12 @@ pub fn strip_ansi(s: &str) -> String {
 /// notices; issue 15, class 8): escape sequences and stray controls go, line breaks (`\n`)
 /// stay. Text without an ESC or C1 control is returned as `None` (nothing to do).
 pub fn strip_escapes(s: &str) -> Option<String> {
+    // ESC is the byte 0x1b and every C1 control is 0xc2 0x80..0x9f in UTF-8: text with
+    // neither byte (nearly all of it) is passed by two memchr scans instead of a char walk.
+    let b = s.as_bytes();
+    if !b.contains(&0x1b) && !b.contains(&0xc2) {
+        return None;
+    }
     if !s.chars().any(|c| c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c)) {
         return None;
     }

@@ -212,6 +212,14 @@ impl<'a> Map<'a> {
         Some(self.members.remove(i).1)
     }
 
+    /// The member `key` when the input wrote that key without escapes.
+    pub fn get_unescaped(&self, key: &str) -> Option<&Value<'a>> {
+        match self.members.iter().find(|(k, _)| k == key)? {
+            (Cow::Borrowed(_), v) => Some(v),
+            (Cow::Owned(_), _) => None,
+        }
+    }
+
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
@@ -239,21 +247,24 @@ impl<'a> Map<'a> {
     /// Adds a member read from input: a repeated key takes the new value in its old place.
     /// Past a few members duplicates are found once at the end ([`Map::dedupe`]), so a
     /// hostile object of many keys stays O(n log n).
-    pub(super) fn push(&mut self, k: Cow<'a, str>, v: Value<'a>) {
+    /// `true` when the key was already there.
+    pub(super) fn push(&mut self, k: Cow<'a, str>, v: Value<'a>) -> bool {
         if self.members.len() < SCAN_LIMIT {
             if let Some(slot) = self.members.iter_mut().find(|(key, _)| *key == k) {
                 slot.1 = v;
-                return;
+                return true;
             }
         }
         self.members.push((k, v));
+        false
     }
 
-    /// Merges repeated keys among members past the first `SCAN_LIMIT` (see `push`).
-    pub(super) fn dedupe(&mut self) {
+    /// Merges repeated keys among members past the first `SCAN_LIMIT` (see `push`); `true`
+    /// when there were any.
+    pub(super) fn dedupe(&mut self) -> bool {
         let n = self.members.len();
         if n <= SCAN_LIMIT {
-            return;
+            return false;
         }
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_unstable_by(|&a, &b| self.members[a].0.cmp(&self.members[b].0).then(a.cmp(&b)));
@@ -275,12 +286,14 @@ impl<'a> Map<'a> {
             }
             i = j;
         }
+        let merged = drop.contains(&true);
         let mut idx = 0;
         self.members.retain(|_| {
             let keep = !drop[idx];
             idx += 1;
             keep
         });
+        merged
     }
 }
 
@@ -350,27 +363,29 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Value<'de>, A::Error> {
-        read_map(access, &[]).map(Value::Object)
+        read_map(access, &[]).map(|(m, _)| Value::Object(m))
     }
 }
 
-/// An object's members, leaving out the keys in `skip` (scanned, not built).
+/// An object's members, leaving out the keys in `skip` (scanned, not built), and whether a
+/// key was repeated.
 pub(super) fn read_map<'de, A: MapAccess<'de>>(
     mut access: A,
     skip: &[&str],
-) -> Result<Map<'de>, A::Error> {
+) -> Result<(Map<'de>, bool), A::Error> {
     let mut map = Map::default();
+    let mut repeated = false;
     while let Some(key) = access.next_key_seed(KeySeed)? {
         if skip.contains(&&*key) {
             // Large and never shown: only its shape is kept (`shape.rs`).
             let super::shape::Shape(v) = access.next_value()?;
-            map.push(key, v);
+            repeated |= map.push(key, v);
         } else {
-            map.push(key, access.next_value()?);
+            repeated |= map.push(key, access.next_value()?);
         }
     }
-    map.dedupe();
-    Ok(map)
+    repeated |= map.dedupe();
+    Ok((map, repeated))
 }
 
 impl<'de> Deserialize<'de> for Value<'de> {
