@@ -25,12 +25,14 @@ setup-browser:
 
 # The npm package: wasm builds -> wasm-opt -> dist/ and pkg/, then checked.
 # host.wasm: every runtime and the turn-signal notices, no readers (the files the host loads);
+# host-stateless.wasm / <runtime>-stateless.wasm: the same without the stateful and batch
+# exports (feature stateless-only), for the ui-parser.stateless.js files;
 # full.wasm: everything
 # (the adapter-author entry); <runtime>.wasm: one runtime each.
 # Rebuilt only when an input changed (target/dist.stamp), so `make serve`, `make demo` and
 # the benchmarks start at once on an unchanged tree; a missing dist/ rebuilds too.
 DIST_INPUTS := $(shell find src pkg-template tests/fixtures -type f 2>/dev/null) \
-               Cargo.toml Cargo.lock package-lock.json scripts/assemble.mjs scripts/check-package.mjs Makefile
+               Cargo.toml Cargo.lock .cargo/config.toml package-lock.json scripts/assemble.mjs scripts/check-package.mjs Makefile
 DIST_STAMP  := target/dist.stamp
 
 dist: setup
@@ -41,14 +43,19 @@ $(DIST_STAMP): $(DIST_INPUTS)
 	@mkdir -p $(WASM_OUT)
 	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host.wasm
+	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,stateless-only
+	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host-stateless.wasm
 	cargo build --lib --target $(WASM_TARGET) --profile wasm
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/full.wasm
 	@for r in $(RUNTIMES); do \
 	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r.wasm || exit 1; \
+	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,stateless-only || exit 1; \
+	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r-stateless.wasm || exit 1; \
 	done
-	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --full $(WASM_OUT)/full.wasm \
-	  $(foreach r,$(RUNTIMES),--runtime $(r)=$(WASM_OUT)/$(r).wasm)
+	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --host-stateless $(WASM_OUT)/host-stateless.wasm \
+	  --full $(WASM_OUT)/full.wasm \
+	  $(foreach r,$(RUNTIMES),--runtime $(r)=$(WASM_OUT)/$(r).wasm --runtime-stateless $(r)=$(WASM_OUT)/$(r)-stateless.wasm)
 	node scripts/check-package.mjs
 	@touch $@
 

@@ -22,18 +22,18 @@ import { reencode } from "./encoding.mjs";
 
 const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals"];
 const STRIP = ["--strip-debug", "--strip-producers"];
+// The shipped setting is opt-level "z" + `-C llvm-args=-inline-threshold=100`
+// (Cargo.toml, .cargo/config.toml); RUSTFLAGS in the environment replaces the config's flags.
+const inline = (n) => ({ RUSTFLAGS: n == null ? "" : `-C llvm-args=-inline-threshold=${n}` });
 const VARIANTS = [
-  { name: "shipped (opt-level s, wasm-opt -Oz)", env: {}, dir: "s", opt: ["-Oz"] },
-  { name: "opt-level z, wasm-opt -Oz", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "z" }, dir: "z", opt: ["-Oz"] },
-  {
-    name: "opt-level z, serde_json/indexmap/hashbrown at 3, wasm-opt -Oz", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "z" }, dir: "zsj3", opt: ["-Oz"],
-    config: ["serde_json", "indexmap", "hashbrown"].flatMap((p) => ["--config", `profile.wasm.package.${p}.opt-level=3`]),
-  },
-  { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3" }, dir: "o3", opt: ["-O3"] },
-  { name: "opt-level s, wasm-opt -O3", env: {}, dir: "s", opt: ["-O3"] },
-  { name: "opt-level s, wasm-opt -O1", env: {}, dir: "s", opt: ["-O1"] },
-  { name: "opt-level s, wasm-opt -O0 (strip only)", env: {}, dir: "s", opt: ["-O0"] },
-  { name: "opt-level s, no wasm-opt", env: {}, dir: "s", opt: null },
+  { name: "shipped (opt-level z, inline threshold 100, wasm-opt -O1)", env: {}, dir: "z-i100", opt: ["-O1"] },
+  { name: "opt-level s, wasm-opt -O1 (shipped before 2026-12-03)", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "s", ...inline(null) }, dir: "s", opt: ["-O1"] },
+  { name: "opt-level z, wasm-opt -O1", env: { ...inline(null) }, dir: "z", opt: ["-O1"] },
+  { name: "opt-level z, inline threshold 50, wasm-opt -O1", env: inline(50), dir: "z-i50", opt: ["-O1"] },
+  { name: "opt-level z, inline threshold 150, wasm-opt -O1", env: inline(150), dir: "z-i150", opt: ["-O1"] },
+  { name: "opt-level z, inline threshold 100, wasm-opt -Oz", env: {}, dir: "z-i100", opt: ["-Oz"] },
+  { name: "opt-level z, inline threshold 100, no wasm-opt", env: {}, dir: "z-i100", opt: null },
+  { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3", ...inline(null) }, dir: "o3", opt: ["-O3"] },
 ];
 
 const argv = process.argv.slice(2);

@@ -12,12 +12,15 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // Size, in gzip bytes. Issue 18's targets (100 KB with every runtime, 60 KB for one
 // runtime) are not met yet: README "Size" says by how much and what was tried. They are
 // reported on every build; the check fails past the hard ceilings below, which catch a
-// regression without failing every build on a target we know we miss. The full ceiling
-// was 180 KB until five runtime modules (ACP, Grok, Kimi, Cursor Cloud, Hermes: +111 KB
-// of raw wasm, 141.6 → 188 KB gzip) and the fidelity work came in on 2026-12-03 (199.2 KiB
-// then; 208 KiB leaves room for another toolchain's code generation, not for new code).
+// regression without failing every build on a target we know we miss. History: 180 KiB
+// until five runtime modules came in (188 KB), 208 KiB for the 199.2 KiB build of
+// 2026-12-03; then Hermes' float parsing and opt-level "z" with inline threshold 100
+// (docs/bench.md, issue 18 round 3) brought the files to 168.0 KiB (full) and at most
+// 100.8 KiB (Codex); the stateless files, on their own stateless-only wasm, are smaller
+// still (161.6 KiB, at most 93.3 KiB). The ceilings leave ~5% for another toolchain's code generation, not
+// for new code: a new module that needs more says so here.
 const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 208 * 1024, runtime: 128 * 1024 };
+const CEILING = { full: 176 * 1024, runtime: 106 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
