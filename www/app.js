@@ -7,7 +7,7 @@
 // at line 123 (every row's L-number links to itself). The body's data-parser / data-state
 // attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
-import { Transcript, KINDS, filterRows, groupOf, fmtInt, fmtCost, str } from "./model.js";
+import { Transcript, KINDS, filterRows, passes, groupOf, fmtInt, fmtCost, str } from "./model.js";
 import { renderRow, estimateHeight, highlight } from "./render.js";
 import { VirtualList } from "./vlist.js";
 import { toMarkdown, toJson } from "./export.js";
@@ -38,10 +38,10 @@ function renderListRow(row) {
 }
 
 const list = new VirtualList($("list"), {
-  row: (i) => t.rows[view[i]],
+  row: (i) => t.row(view[i]),
   render: renderListRow,
   estimate: estimateHeight,
-  forget: () => { for (const r of t.rows) r.h = 0; },
+  forget: () => t.forgetHeights(),
 });
 
 const host = new ParserHost(showParser);
@@ -99,9 +99,9 @@ function refilter() {
 // scrolled to and opened (a match inside a closed card's input is then visible).
 function step(dir) {
   if (!query.trim() || !view.length) return;
-  const prev = current >= 0 ? t.rows[view[current]] : null;
+  const prev = current >= 0 ? t.row(view[current]) : null;
   current = current < 0 ? (dir > 0 ? 0 : view.length - 1) : (current + dir + view.length) % view.length;
-  const row = t.rows[view[current]];
+  const row = t.row(view[current]);
   if (prev) { prev.v++; list.invalidate(prev); }
   if ((row.type === "tool" || groupOf(row) === "thinking") && !row.open) { row.open = true; row.h = 0; }
   row.v++;
@@ -120,11 +120,11 @@ function goToTarget() {
   let hi = view.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (t.rows[view[mid]].line < want) lo = mid + 1; else hi = mid;
+    if (t.lines[view[mid]] < want) lo = mid + 1; else hi = mid;
   }
   if (lo >= view.length) return; // not there (yet): tried again as rows arrive
-  const row = t.rows[view[lo]];
-  const old = targetRow >= 0 ? t.rows[targetRow] : null;
+  const row = t.row(view[lo]);
+  const old = targetRow >= 0 ? t.row(targetRow) : null;
   targetRow = row.id;
   if (old) { old.v++; list.invalidate(old); }
   row.v++;
@@ -137,7 +137,8 @@ function goToTarget() {
 }
 
 function setAllOpen(open) {
-  for (const row of t.rows) {
+  for (let id = 0; id < t.count; id++) {
+    const row = t.row(id);
     const openable = row.type === "tool" || (row.type === "entry" && (groupOf(row) === "thinking" || (groupOf(row) === "result" && str(row.entry.text))));
     if (openable && row.open !== open) {
       row.open = open;
@@ -175,18 +176,18 @@ function updateUi() {
     c.parentElement.classList.toggle("zero", n === 0);
   }
   const q = query.trim();
-  $("match-count").textContent = q || enabled.size < KINDS.length ? `${fmtInt(view.length)} of ${fmtInt(t.rows.length)} rows` : "";
+  $("match-count").textContent = q || enabled.size < KINDS.length ? `${fmtInt(view.length)} of ${fmtInt(t.count)} rows` : "";
   $("match-pos").textContent = q && view.length ? (current >= 0 ? `match ${fmtInt(current + 1)} of ${fmtInt(view.length)}` : `${fmtInt(view.length)} matching rows`) : "";
   $("search-prev").disabled = $("search-next").disabled = !(q && view.length);
-  $("empty").hidden = t.rows.length > 0 || !!run;
-  const none = t.rows.length > 0 && view.length === 0;
+  $("empty").hidden = t.count > 0 || !!run;
+  const none = t.count > 0 && view.length === 0;
   $("no-match").hidden = !none;
   if (none) {
     $("no-match").textContent = q
-      ? `No matches for “${visibleControls(q)}”${enabled.size < KINDS.length ? " in the kinds shown" : ""} (${fmtInt(t.rows.length)} rows searched).`
+      ? `No matches for “${visibleControls(q)}”${enabled.size < KINDS.length ? " in the kinds shown" : ""} (${fmtInt(t.count)} rows searched).`
       : "No rows of the kinds shown.";
   }
-  $("export-md").disabled = $("export-json").disabled = t.rows.length === 0;
+  $("export-md").disabled = $("export-json").disabled = t.count === 0;
   const init = t.init;
   $("sum-model").textContent = init ? visibleControls(`model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}`) : "";
   const r = t.result;
@@ -200,7 +201,7 @@ function updateUi() {
   if (run) {
     parts.push(`${fmtInt(run.pos - run.start)}${run.done ? "" : " / " + fmtInt(run.total - run.start)} lines`);
     parts.push(`${fmtInt(t.entryCount)} entries (${fmtInt(t.rawCount)} before delta merge)`);
-    parts.push(`${fmtInt(t.rows.length)} rows`);
+    parts.push(`${fmtInt(t.count)} rows`);
     parts.push(`${fmtInt(tools)} tool cards${t.errors ? ` (${t.errors} errors)` : ""}`);
     if (run.done && !run.live) parts.push(`parsed in ${fmtInt(run.wallMs)} ms (${run.mode})`);
     else parts.push(run.mode || "");
@@ -211,7 +212,7 @@ function updateUi() {
     p.hidden = false;
     p.value = run.total > run.start ? (run.pos - run.start) / (run.total - run.start) : 0;
   } else p.hidden = true;
-  body.dataset.rows = String(t.rows.length);
+  body.dataset.rows = String(t.count);
   // Last, so that a test waiting for "done" finds the counts above already written.
   if (run && run.done && body.dataset.state !== "error") body.dataset.state = "done";
 }
@@ -249,12 +250,11 @@ function startRun(input, label) {
       scheduleUi();
     },
     entries(entries, lines, msg) {
-      const { added, changed } = t.add(entries, lines, msg.real);
-      for (const row of added) {
-        if (enabled.has(groupOf(row)) && (!query || t.haystack(row).includes(query.trim().toLowerCase()))) view.push(row.id);
-      }
-      for (const row of changed) list.invalidate(row);
-      if (added.length) list.grow(view.length);
+      const { from, to, changed } = t.add(entries, lines, msg.real);
+      const q = query.trim().toLowerCase();
+      for (let id = from; id < to; id++) if (passes(t, id, enabled, q)) view.push(id);
+      for (const id of changed) list.invalidate(t.row(id));
+      if (to > from) list.grow(view.length);
       run.pos = msg.pos;
       run.total = msg.total;
       if (msg.done && !run.done) {
@@ -443,8 +443,8 @@ function primeLayout() {
   const box = document.createElement("div");
   box.className = "vl-sizer";
   box.setAttribute("aria-hidden", "true");
-  for (const row of sample.rows) {
-    const el = renderRow(row, {});
+  for (let id = 0; id < sample.count; id++) {
+    const el = renderRow(sample.row(id), {});
     el.classList.add("vl-row");
     box.append(el);
   }

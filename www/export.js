@@ -70,7 +70,7 @@ function rowMarkdown(row) {
 
 /** The transcript as Markdown; `title` names the source. */
 export function toMarkdown(t, title) {
-  const parts = [`# Transcript: ${stripEscapes(str(title)).replace(/\s+/g, " ")}`, `${fmtInt(t.rows.length)} rows, ${fmtInt(t.entryCount)} entries (exported by the agentlines run viewer)`];
-  for (const row of t.rows) parts.push(rowMarkdown(row));
+  const parts = [`# Transcript: ${stripEscapes(str(title)).replace(/\s+/g, " ")}`, `${fmtInt(t.count)} rows, ${fmtInt(t.entryCount)} entries (exported by the agentlines run viewer)`];
+  for (let id = 0; id < t.count; id++) parts.push(rowMarkdown(t.row(id)));
   return parts.join("\n\n") + "\n";
 }

@@ -7,10 +7,11 @@
 //    open call is a card of its own;
 //  - consecutive diff entries group into one diff row (at most DIFF_GROUP lines);
 //  - everything else is one row per entry.
-// Rows carry `v` (bumped on every change, so a rendered row knows it is stale) and
-// `realTs` (the entry's ts came from the log itself: a record's own timestamp, a Paperclip
-// run-log row's ts or the live clock, not the viewer's one-second-per-line stand-in); tool
-// durations are only computed from real timestamps.
+// Rows (class Row: a handle on the Transcript's typed-array columns, see there) carry `v`
+// (bumped on every change, so a rendered row knows it is stale) and `realTs` (the entry's
+// ts came from the log itself: a record's own timestamp, a Paperclip run-log row's ts or
+// the live clock, not the viewer's one-second-per-line stand-in); tool durations are only
+// computed from real timestamps.
 
 export const KINDS = ["assistant", "thinking", "user", "tool", "diff", "init", "result", "system", "stderr", "stdout", "other"];
 const KNOWN = new Set(["assistant", "thinking", "user", "tool_call", "tool_result", "diff", "init", "result", "system", "stderr", "stdout"]);
@@ -26,12 +27,73 @@ function deltaField(e) {
   return null;
 }
 
+const GROUP_INDEX = new Map(KINDS.map((k, i) => [k, i]));
+const OTHER = GROUP_INDEX.get("other");
+const T_ENTRY = 0;
+const T_TOOL = 1;
+const T_DIFF = 2;
+const TYPES = ["entry", "tool", "diff"];
+const F_OPEN = 1;
+const F_REAL = 2; // the row's (first) entry has a real ts
+const F_RESULT_REAL = 4; // a tool row's result has a real ts
+// One string per known kind: entries arrive structured-cloned, each with its own copy.
+const INTERNED = new Map([...KNOWN].map((k) => [k, k]));
+
 /** The filter group a row belongs to. */
 export function groupOf(row) {
-  if (row.type === "tool") return "tool";
-  if (row.type === "diff") return "diff";
-  const k = row.entry.kind;
-  return KNOWN.has(k) ? k : "other";
+  return KINDS[row.t.groupCode[row.id]];
+}
+
+function groupCodeOf(type, entry) {
+  if (type === T_TOOL) return GROUP_INDEX.get("tool");
+  if (type === T_DIFF) return GROUP_INDEX.get("diff");
+  const k = entry.kind;
+  const g = typeof k === "string" && KNOWN.has(k) ? GROUP_INDEX.get(k) : undefined;
+  return g === undefined ? OTHER : g;
+}
+
+/** A view of row `id` of a Transcript. Rows are not objects of their own: a 2,000,000-line
+ * log would hold 2M of them (with their boxed heights and estimates) for the garbage
+ * collector to trace, and its major collections grew past 200 ms on the page. A row's
+ * numbers live in typed arrays and its payload (the entry; a tool card's call and result;
+ * a diff block's entries) in one array; a Row is a short-lived handle reading and writing
+ * them, made on demand (compare rows by `id`, not by identity). */
+export class Row {
+  constructor(t, id) {
+    this.t = t;
+    this.id = id;
+  }
+
+  get type() { return TYPES[this.t.typeCode[this.id]]; }
+  /** Bumped on every change, so a rendered row knows it is stale. */
+  get v() { return this.t.vs[this.id]; }
+  set v(x) { this.t.vs[this.id] = x; }
+  /** Measured height in px (0: not measured). */
+  get h() { return this.t.hs[this.id]; }
+  set h(x) { this.t.hs[this.id] = x; }
+  get est() { return this.t.ests[this.id]; }
+  set est(x) { this.t.ests[this.id] = x; }
+  get estW() { return this.t.estWs[this.id]; }
+  set estW(x) { this.t.estWs[this.id] = x; }
+  get estV() { return this.t.estVs[this.id]; }
+  set estV(x) { this.t.estVs[this.id] = x; }
+  get open() { return (this.t.flags[this.id] & F_OPEN) !== 0; }
+  set open(x) { this.t.setFlag(this.id, F_OPEN, x); }
+  get realTs() { return (this.t.flags[this.id] & F_REAL) !== 0; }
+  get resultReal() { return (this.t.flags[this.id] & F_RESULT_REAL) !== 0; }
+  /** Source line index of the row's (first) entry, -1 when none. */
+  get line() { return this.t.lines[this.id]; }
+  get batch() { return this.t.batches[this.id]; }
+  /** The entry of an "entry" row. */
+  get entry() { return this.t.typeCode[this.id] === T_ENTRY ? this.t.data[this.id] : undefined; }
+  /** A tool card's call and result (either may be null). */
+  get call() { return this.t.typeCode[this.id] === T_TOOL ? this.t.data[this.id].call : undefined; }
+  get result() { return this.t.typeCode[this.id] === T_TOOL ? this.t.data[this.id].result : undefined; }
+  /** A diff block's entries. */
+  get entries() { return this.t.typeCode[this.id] === T_DIFF ? this.t.data[this.id] : undefined; }
+  /** How many pieces of each long text are shown (www/render.js), or undefined. */
+  get shown() { return this.t.shown.get(this.id); }
+  set shown(x) { this.t.shown.set(this.id, x); }
 }
 
 export class Transcript {
@@ -40,13 +102,18 @@ export class Transcript {
   }
 
   reset() {
-    this.rows = [];
+    this.count = 0; // rows
+    this.alloc(0);
+    this.data = []; // row id -> entry | { call, result } | diff entries
+    this.hay = []; // row id -> lower-cased search text (filled by the first search)
+    this.shown = new Map();
     this.entryCount = 0; // after delta merge
     this.rawCount = 0; // as the parser returned them
     this.kindCounts = Object.create(null); // merged entries by kind
     this.groupCounts = Object.create(null); // rows by filter group
-    this.openCalls = new Map(); // toolUseId -> card row still waiting for its result
-    this.last = null; // { entry, row } of the last merged entry
+    this.openCalls = new Map(); // toolUseId -> id of the card row still waiting for its result
+    this.lastEntry = null; // the last merged entry
+    this.lastRow = -1; // and its row
     this.init = null;
     this.result = null;
     this.results = 0;
@@ -55,78 +122,123 @@ export class Transcript {
     this.merged = []; // every entry after delta merge, in order (exports)
   }
 
+  // The per-row columns, grown by doubling.
+  alloc(cap) {
+    const grow = (Type, old) => {
+      const a = new Type(cap);
+      if (old) a.set(old.subarray(0, this.count));
+      return a;
+    };
+    this.cap = cap;
+    this.typeCode = grow(Uint8Array, this.typeCode);
+    this.groupCode = grow(Uint8Array, this.groupCode);
+    this.flags = grow(Uint8Array, this.flags);
+    this.vs = grow(Uint32Array, this.vs);
+    this.hs = grow(Float32Array, this.hs);
+    this.ests = grow(Float32Array, this.ests);
+    this.estWs = grow(Float32Array, this.estWs);
+    this.estVs = grow(Uint32Array, this.estVs);
+    this.lines = grow(Int32Array, this.lines);
+    this.batches = grow(Uint32Array, this.batches);
+  }
+
+  /** Row `id` (0 <= id < count). */
+  row(id) {
+    return new Row(this, id);
+  }
+
+  setFlag(id, bit, on) {
+    this.flags[id] = on ? this.flags[id] | bit : this.flags[id] & ~bit;
+  }
+
+  /** Every measured height is stale (the text wraps differently). */
+  forgetHeights() {
+    this.hs.fill(0);
+  }
+
   /** Adds a batch; `lines[i]` is entry i's source line, `real[i]` whether its ts is real.
-   * Returns { added: rows appended, changed: existing rows modified }. */
+   * Returns { from, to, changed }: rows [from, to) were appended, `changed` lists the ids
+   * of existing rows modified. */
   add(entries, lines, real) {
-    const added = [];
+    const from = this.count;
     const changed = new Set();
     this.batch++;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i];
       this.rawCount++;
       if (!e || typeof e !== "object") continue;
+      const kindStr = INTERNED.get(e.kind);
+      if (kindStr !== undefined && e.kind !== kindStr) e.kind = kindStr;
       const line = typeof lines?.[i] === "number" ? lines[i] : -1;
       const isReal = !!(real && real[i]);
       const f = deltaField(e);
-      if (f && this.last && this.last.entry.kind === e.kind && deltaField(this.last.entry) === f) {
-        this.last.entry[f] = str(this.last.entry[f]) + str(e[f]);
-        this.touch(this.last.row, changed, added);
+      const last = this.lastEntry;
+      if (f && last && last.kind === e.kind && deltaField(last) === f) {
+        last[f] = str(last[f]) + str(e[f]);
+        this.touch(this.lastRow, changed);
         continue;
       }
       this.entryCount++;
       this.merged.push(e);
       const kind = str(e.kind);
       this.kindCounts[kind] = (this.kindCounts[kind] || 0) + 1;
-      const row = this.place(e, line, isReal, added, changed);
-      this.last = { entry: e, row };
+      this.lastRow = this.place(e, line, isReal, changed);
+      this.lastEntry = e;
     }
-    return { added, changed };
+    return { from, to: this.count, changed: [...changed] };
   }
 
-  touch(row, changed, added) {
-    row.v++;
-    row.hay = null;
-    if (row.batch !== this.batch) changed.add(row);
+  touch(id, changed) {
+    this.vs[id]++;
+    if (this.hay[id] !== undefined) this.hay[id] = undefined;
+    if (this.batches[id] !== this.batch) changed.add(id);
   }
 
-  newRow(type, fields, added) {
-    const row = { id: this.rows.length, type, v: 0, h: 0, open: false, hay: null, batch: this.batch, ...fields };
-    this.rows.push(row);
-    added.push(row);
-    const g = groupOf(row);
-    this.groupCounts[g] = (this.groupCounts[g] || 0) + 1;
-    return row;
+  newRow(type, data, line, flags) {
+    if (this.count === this.cap) this.alloc(Math.max(1024, this.cap * 2));
+    const id = this.count++;
+    this.typeCode[id] = type;
+    const g = groupCodeOf(type, type === T_ENTRY ? data : null);
+    this.groupCode[id] = g;
+    this.flags[id] = flags;
+    this.lines[id] = line;
+    this.batches[id] = this.batch;
+    this.data.push(data);
+    const name = KINDS[g];
+    this.groupCounts[name] = (this.groupCounts[name] || 0) + 1;
+    return id;
   }
 
-  place(e, line, realTs, added, changed) {
+  place(e, line, realTs, changed) {
+    const real = realTs ? F_REAL : 0;
     switch (e.kind) {
       case "tool_call": {
-        const row = this.newRow("tool", { call: e, result: null, line, realTs, resultReal: false }, added);
-        const id = str(e.toolUseId);
-        if (id) this.openCalls.set(id, row);
-        return row;
+        const id = this.newRow(T_TOOL, { call: e, result: null }, line, real);
+        const useId = str(e.toolUseId);
+        if (useId) this.openCalls.set(useId, id);
+        return id;
       }
       case "tool_result": {
         if (e.isError === true) this.errors++;
-        const id = str(e.toolUseId);
-        const open = id ? this.openCalls.get(id) : undefined;
-        if (open && !open.result) {
-          open.result = e;
-          open.resultReal = realTs;
-          this.openCalls.delete(id);
-          this.touch(open, changed, added);
+        const useId = str(e.toolUseId);
+        const open = useId ? this.openCalls.get(useId) : undefined;
+        if (open !== undefined && !this.data[open].result) {
+          this.data[open].result = e;
+          if (realTs) this.flags[open] |= F_RESULT_REAL;
+          this.openCalls.delete(useId);
+          this.touch(open, changed);
           return open;
         }
-        return this.newRow("tool", { call: null, result: e, line, realTs, resultReal: realTs }, added);
+        return this.newRow(T_TOOL, { call: null, result: e }, line, real | (realTs ? F_RESULT_REAL : 0));
       }
       case "diff": {
-        const prev = this.last?.row;
-        if (prev && prev.type === "diff" && prev === this.rows[this.rows.length - 1] && prev.entries.length < DIFF_GROUP) {
-          prev.entries.push(e);
-          this.touch(prev, changed, added);
+        const prev = this.lastRow;
+        if (prev >= 0 && prev === this.count - 1 && this.typeCode[prev] === T_DIFF && this.data[prev].length < DIFF_GROUP) {
+          this.data[prev].push(e);
+          this.touch(prev, changed);
           return prev;
         }
-        return this.newRow("diff", { entries: [e], line, realTs }, added);
+        return this.newRow(T_DIFF, [e], line, real);
       }
       case "init":
         this.init = e;
@@ -138,25 +250,27 @@ export class Transcript {
       default:
         break;
     }
-    return this.newRow("entry", { entry: e, line, realTs }, added);
+    return this.newRow(T_ENTRY, e, line, real);
   }
 
-  /** Lower-cased text a search looks through (cached until the row changes). */
-  haystack(row) {
-    if (row.hay !== null) return row.hay;
+  /** Lower-cased text a search looks through for row `id` (cached until the row changes). */
+  haystack(id) {
+    const cached = this.hay[id];
+    if (cached !== undefined) return cached;
     let s;
-    if (row.type === "tool") {
-      const c = row.call || {};
-      const r = row.result || {};
+    const d = this.data[id];
+    const type = this.typeCode[id];
+    if (type === T_TOOL) {
+      const c = d.call || {};
+      const r = d.result || {};
       s = [str(c.name), str(r.toolName), safeJson(c.input), str(r.content), str(c.toolUseId || r.toolUseId)].join("\n");
-    } else if (row.type === "diff") {
-      s = row.entries.map((e) => str(e.text)).join("\n");
+    } else if (type === T_DIFF) {
+      s = d.map((e) => str(e.text)).join("\n");
     } else {
-      const e = row.entry;
-      s = [str(e.kind), str(e.text), str(e.model), str(e.sessionId), str(e.subtype)].join("\n");
+      s = [str(d.kind), str(d.text), str(d.model), str(d.sessionId), str(d.subtype)].join("\n");
     }
-    row.hay = s.toLowerCase();
-    return row.hay;
+    this.hay[id] = s = s.toLowerCase();
+    return s;
   }
 }
 
@@ -182,15 +296,16 @@ export function safeJson(v, indent) {
   }
 }
 
-/** Rows passing the kind filter and search (indexes into transcript.rows). */
+/** Whether row `id` passes the kind filter (`enabled`: a Set of KINDS) and the search
+ * (`q`: already trimmed and lower-cased). */
+export function passes(t, id, enabled, q) {
+  return enabled.has(KINDS[t.groupCode[id]]) && (!q || t.haystack(id).includes(q));
+}
+
+/** Row ids [from, count) passing the kind filter and search, appended to `into`. */
 export function filterRows(t, enabled, query, from = 0, into = []) {
   const q = query.trim().toLowerCase();
-  for (let i = from; i < t.rows.length; i++) {
-    const row = t.rows[i];
-    if (!enabled.has(groupOf(row))) continue;
-    if (q && !t.haystack(row).includes(q)) continue;
-    into.push(i);
-  }
+  for (let i = from; i < t.count; i++) if (passes(t, i, enabled, q)) into.push(i);
   return into;
 }
 

@@ -1,6 +1,6 @@
 // A virtualized list with variable row heights: only the rows in (and near) the viewport
-// are in the DOM. Heights start as estimates and are replaced by measurements (kept on the
-// row objects, so a filter change reuses them); a ResizeObserver catches rows that change
+// are in the DOM. Heights start as estimates and are replaced by measurements (kept in the
+// transcript's row columns, www/model.js, so a filter change reuses them); a ResizeObserver catches rows that change
 // size (a card opened, text wrapped differently).
 //
 // Heights live in a Fenwick tree (www/heights.js): a measured row updates it in O(log n) and
@@ -24,7 +24,7 @@ const FRAME_BUDGET_MS = 30; // overscan rows past this are left for the next fra
 
 export class VirtualList {
   /**
-   * scroller: the scrolling element; opts: { row(i) -> row object for view position i,
+   * scroller: the scrolling element; opts: { row(i) -> row (a www/model.js Row handle: compare by id) for view position i,
    * render(row) -> Element, estimate(row, width) -> px, forget() }.
    */
   constructor(scroller, opts) {
@@ -192,7 +192,7 @@ export class VirtualList {
       this.sizer.style.height = this.physical + "px";
       let v = this.V;
       if (stick) v = this.vMax;
-      else if (anchorRow && this.opts.row(anchor) === anchorRow) v = this.offsetOf(anchor) - anchorGap;
+      else if (anchorRow && this.opts.row(anchor).id === anchorRow.id) v = this.offsetOf(anchor) - anchorGap;
       v = this.clampV(v);
       if (Math.abs(v - this.V) > 0.5 || Math.abs(this.toP(v) - this.scroller.scrollTop) >= 1) {
         this.V = v;

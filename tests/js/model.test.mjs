@@ -1,0 +1,154 @@
+// The viewer's transcript model (www/model.js) in Node: rows from entries (delta merge, tool
+// cards, diff blocks), the Row handles over the typed-array columns, the search cache, and
+// the memory a row costs on top of its entry (issue 16: a 2,000,000-line log held 2M row
+// objects whose major collections passed 200 ms on the page). MODEL=path loads another copy
+// of the model (the memory test then measures that one: the row-object model of commit
+// 290256f costs ~150 bytes a row and fails it).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { root } from "./host.mjs";
+
+const modelUrl = pathToFileURL(process.env.MODEL ? resolve(process.env.MODEL) : resolve(root, "www/model.js")).href;
+const { Transcript, filterRows, groupOf, KINDS } = await import(modelUrl);
+
+const ts = "2026-12-03T00:00:00.000Z";
+const rowsOf = (t) => Array.from({ length: t.count }, (_, id) => t.row(id));
+
+test("entries become rows: delta merge, one card per call and result, diff blocks", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const a = t.add([
+    { kind: "init", ts, model: "m", sessionId: "s" },
+    { kind: "assistant", ts, text: "Hel", delta: true },
+    { kind: "assistant", ts, text: "lo", delta: true },
+    { kind: "tool_call", ts, name: "Bash", input: { command: "ls" }, toolUseId: "t1" },
+    { kind: "diff", ts, changeType: "add", text: "+a" },
+    { kind: "diff", ts, changeType: "add", text: "+b" },
+    null,
+    "not an entry",
+    { kind: "weird", ts, text: "?" },
+  ], [0, 1, 2, 3, 4, 5, 6, 7, 8], [1, 1, 1, 1, 0, 0, 0, 0, 0]);
+  assert.deepEqual([a.from, a.to, a.changed], [0, 5, []]);
+  assert.equal(t.rawCount, 9);
+  assert.equal(t.entryCount, 6);
+  const rows = rowsOf(t);
+  assert.deepEqual(rows.map((r) => r.type), ["entry", "entry", "tool", "diff", "entry"]);
+  assert.deepEqual(rows.map(groupOf), ["init", "assistant", "tool", "diff", "other"]);
+  assert.equal(rows[1].entry.text, "Hello");
+  assert.equal(rows[1].line, 1);
+  assert.equal(rows[1].realTs, true);
+  assert.equal(rows[3].realTs, false);
+  assert.deepEqual(rows[3].entries.map((e) => e.text), ["+a", "+b"]);
+  assert.equal(rows[2].call.name, "Bash");
+  assert.equal(rows[2].result, null);
+  assert.equal(rows[2].entry, undefined);
+  assert.equal(t.init.model, "m");
+  assert.deepEqual({ ...t.groupCounts }, { init: 1, assistant: 1, tool: 1, diff: 1, other: 1 });
+
+  // The result arrives in a later batch: the card changes (reported), no row is added.
+  const v = rows[2].v;
+  const b = t.add([{ kind: "tool_result", ts, toolUseId: "t1", content: "ok", isError: true }, { kind: "tool_result", ts, toolUseId: "zz", content: "orphan" }], [9, 10], [1, 0]);
+  assert.deepEqual([b.from, b.to, b.changed], [5, 6, [2]]);
+  assert.equal(t.row(2).result.content, "ok");
+  assert.equal(t.row(2).resultReal, true);
+  assert.equal(t.row(2).v, v + 1);
+  assert.equal(t.row(5).call, null);
+  assert.equal(t.row(5).result.content, "orphan");
+  assert.equal(t.errors, 1);
+  assert.deepEqual(t.merged.map((e) => e.kind), ["init", "assistant", "tool_call", "diff", "diff", "weird", "tool_result", "tool_result"]);
+});
+
+test("a diff block holds at most 400 lines; a row between blocks starts a new one", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const d = (text) => ({ kind: "diff", ts, text });
+  t.add(Array.from({ length: 401 }, (_, i) => d("+" + i)), []);
+  t.add([{ kind: "system", ts, text: "s" }, d("+x")], []);
+  assert.deepEqual(rowsOf(t).map((r) => r.entries?.length ?? r.type), [400, 1, "entry", 1]);
+});
+
+test("Row handles read and write the columns; equal ids are the same row", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  t.add([{ kind: "thinking", ts, text: "t" }, { kind: "stdout", ts, text: "o" }], []);
+  const r = t.row(0);
+  r.h = 123;
+  r.open = true;
+  r.v++;
+  r.est = 40;
+  r.estW = 1200;
+  r.estV = r.v;
+  r.shown = { text: 3 };
+  const again = t.row(0);
+  assert.deepEqual([again.h, again.open, again.v, again.est, again.estW, again.estV, again.shown], [123, true, 1, 40, 1200, 1, { text: 3 }]);
+  again.open = false;
+  assert.equal(r.open, false);
+  assert.equal(t.row(1).h, 0);
+  t.forgetHeights();
+  assert.equal(r.h, 0);
+  // Many rows: the columns grow and keep what they held.
+  t.add(Array.from({ length: 5000 }, (_, i) => ({ kind: "stdout", ts, text: String(i) })), Array.from({ length: 5000 }, (_, i) => i + 2));
+  assert.equal(t.count, 5002);
+  assert.equal(t.row(0).v, 1);
+  assert.equal(t.row(5001).line, 5001);
+  assert.equal(t.row(5001).entry.text, "4999");
+});
+
+test("search: the cached haystack follows the row's changes; filters by group", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  t.add([{ kind: "assistant", ts, text: "Alpha", delta: true }, { kind: "stderr", ts, text: "beta" }], []);
+  const all = new Set(KINDS);
+  assert.deepEqual(filterRows(t, all, " alpha "), [0]);
+  t.add([{ kind: "assistant", ts, text: "x", delta: true }], []); // after stderr: a new row
+  assert.deepEqual(filterRows(t, all, "x"), [2]); // caches row 2's text
+  t.add([{ kind: "assistant", ts, text: " DELTA", delta: true }], []); // merges into row 2
+  assert.deepEqual(filterRows(t, all, "x delta"), [2]);
+  t.add([{ kind: "tool_call", ts, name: "Grep", input: { pattern: "GAMMA" }, toolUseId: "g" }], []);
+  assert.deepEqual(filterRows(t, all, "gamma"), [3]);
+  assert.deepEqual(filterRows(t, new Set(["stderr"]), ""), [1]);
+  assert.deepEqual(filterRows(t, all, "", 2), [2, 3]);
+});
+
+test("kind strings are shared: each entry's own copy is replaced by one string", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const [e] = structuredClone([{ kind: "stdout", ts, text: "a" }]);
+  t.add([e], []);
+  assert.equal(t.row(0).entry.kind, "stdout");
+  assert.equal(groupOf(t.row(0)), "stdout");
+});
+
+// JS heap a transcript of n short stdout rows holds beyond its entries, per row.
+function overheadPerRow(n) {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  const batches = [];
+  for (let k = 0; k < n; k += 4000) {
+    const src = [];
+    for (let i = k; i < Math.min(n, k + 4000); i++) src.push({ kind: "stdout", ts: new Date(1.7e12 + i * 1000).toISOString(), text: `plain output line ${i + 1}` });
+    batches.push(structuredClone({ entries: src, lines: src.map((_, j) => k + j), real: src.map(() => 0) }));
+  }
+  for (let i = 0; i < 3; i++) gc();
+  const before = process.memoryUsage().heapUsed;
+  const t = new Transcript();
+  for (const b of batches) t.add(b.entries, b.lines, b.real);
+  // What the list caches per row (vlist.js: estimate, its width and version).
+  for (let id = 0; id < t.count; id++) {
+    const row = t.row ? t.row(id) : t.rows[id];
+    row.est = 18.5 + (id % 7);
+    row.estW = 1240;
+    row.estV = row.v;
+  }
+  for (let i = 0; i < 3; i++) gc();
+  const after = process.memoryUsage().heapUsed;
+  const rows = t.count ?? t.rows.length;
+  assert.equal(rows, n);
+  batches.length = 0;
+  return (after - before) / n;
+}
+
+test("a row costs at most 48 bytes of JS heap beyond its entry (200,000 rows)", (t) => {
+  const per = overheadPerRow(200000);
+  t.diagnostic(`${per.toFixed(1)} bytes per row`);
+  assert.ok(per < 48, `${per.toFixed(1)} bytes of heap per row beyond the entries`);
+});
