@@ -1,17 +1,20 @@
 // How the wasm is written into ui-parser.js, measured: the shipped one-character-per-byte
-// string against base64 (what shipped before), hex, and the shipped scheme with a shift
-// (input for scripts/assemble.mjs + pkg-template/glue.js).
+// string (scripts/wasm-chars.mjs: characters by byte frequency, with a table) against the
+// fixed shift by 0x30 it replaced, the unshifted form, base64 (what shipped first) and hex
+// (input for scripts/wasm-chars.mjs + pkg-template/glue.js).
 //
 //   node bench/encoding.mjs [--runs N]        (also run by bench/run.mjs)
 //
-// - shipped: character = byte, except NUL, LF, CR, '"', '\\' written as 0x100 + byte;
-//   decoded with `charCodeAt(i) & 255`.
-// - shifted: the same with character = (byte + 0x30) & 255 (then the same five unsafe codes
-//   as 0x100 + code); decoded with `(charCodeAt(i) - 0x30) & 255`. Wasm is full of bytes
-//   0x00-0x1f (opcodes' small immediates, LEB128 tails); shifted, they are plain ASCII (one
-//   UTF-8 byte each) instead of control characters.
+// - shipped: the 123 commonest byte values of the wasm as the one-byte characters a "..."
+//   literal holds raw, the rest as U+0080-U+0104, in byte order within each class; the
+//   table in AGENTLINES_WASM_MAP.
+// - shifted: character = (byte + 0x30) & 255, the five codes a literal cannot hold raw
+//   (NUL, LF, CR, '"', '\\') as 0x100 + code; decoded with `(charCodeAt(i) - 0x30) & 255`.
+//   Wasm is full of bytes 0x00-0x1f (opcodes' small immediates, LEB128 tails); shifted,
+//   they are plain ASCII (one UTF-8 byte each) instead of control characters.
+// - unshifted: the same with character = byte.
 // - base64 and hex, for reference.
-// For each built ui-parser wasm: the string literal's raw, gzip -9 and brotli-11 bytes; then
+// For each built ui-parser wasm: the string literals' raw, gzip -9 and brotli-11 bytes; then
 // cold start (evaluate + first call) of dist/ui-parser.stateless.js rebuilt with each
 // encoding, in fresh processes.
 import { readFileSync, writeFileSync, existsSync, readdirSync, mkdirSync } from "node:fs";
@@ -21,8 +24,8 @@ import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { root, benchDir, distPath, loadHostStyle, median, mdTable, fmt, now } from "./lib.mjs";
 import { scanForHost } from "../tests/js/host.mjs";
+import { wasmAsChars, charsToWasm } from "../scripts/wasm-chars.mjs";
 
-const SHIFT = 0x30;
 const UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
 
 function charPerByte(bytes, k) {
@@ -35,9 +38,18 @@ function charPerByte(bytes, k) {
 }
 
 const ENCODINGS = {
-  "one char per byte, shifted +0x30 (shipped)": {
-    literal: (w) => charPerByte(w, SHIFT),
+  "one char per byte, by frequency (shipped)": {
+    literal: (w) => wasmAsChars(w).text,
+    table: (w) => wasmAsChars(w).table,
     decoder: null, // the shipped alWasmBytes
+  },
+  "one char per byte, shifted +0x30": {
+    literal: (w) => charPerByte(w, 0x30),
+    decoder: `function alWasmBytes(s) {
+  var n = s.length, out = new Uint8Array(n);
+  for (var i = 0; i < n; i++) out[i] = (s.charCodeAt(i) - 0x30) & 255;
+  return out;
+}`,
   },
   "one char per byte, unshifted": {
     literal: (w) => charPerByte(w, 0),
@@ -81,21 +93,22 @@ const ENCODINGS = {
 };
 
 const WASM_VAR = /var AGENTLINES_WASM = "([^"]*)";/;
+const MAP_VAR = /var AGENTLINES_WASM_MAP = "([^"]*)";/;
 
 /** The wasm bytes inside a built ui-parser file (the shipped encoding). */
 export function wasmOf(src) {
   const m = WASM_VAR.exec(src);
-  if (!m) throw new Error("the wasm string (var AGENTLINES_WASM) was not found");
-  const s = m[1];
-  const out = Buffer.alloc(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 255;
-  return out;
+  const t = MAP_VAR.exec(src);
+  if (!m || !t) throw new Error("the wasm strings (var AGENTLINES_WASM, AGENTLINES_WASM_MAP) were not found");
+  return charsToWasm(m[1], t[1]);
 }
 
 /** A built ui-parser file with `wasm` (default: its own) written in another encoding. */
 export function reencode(src, name, wasm = wasmOf(src)) {
   const e = ENCODINGS[name];
-  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${e.literal(wasm)}";`);
+  const table = e.table ? e.table(wasm) : ""; // the other decoders ignore it
+  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${e.literal(wasm)}";`)
+    .replace(MAP_VAR, () => `var AGENTLINES_WASM_MAP = "${table}";`);
   if (e.decoder) {
     const a = out.indexOf("function alWasmBytes(");
     const b = out.indexOf("\n}\n", a);
@@ -131,7 +144,7 @@ export function encodingReport({ runs = 7 } = {}) {
     sizeRows.push([`${f} raw (reference)`, String(w.length), String(gz(w)), String(br(w)), ""]);
     let base = 0;
     for (const [name, e] of Object.entries(ENCODINGS)) {
-      const lit = Buffer.from(`"${e.literal(w)}"`, "utf8");
+      const lit = Buffer.from(`"${e.literal(w)}"` + (e.table ? `"${e.table(w)}"` : ""), "utf8");
       const g = gz(lit);
       if (name === shippedName) base = g;
       sizeRows.push([`${f} as ${name}`, String(lit.length), String(g), String(br(lit)),
@@ -150,8 +163,8 @@ export function encodingReport({ runs = 7 } = {}) {
     const refused = scanForHost(re);
     if (refused.length) notes.push(`encoding ${name}: the host's scanner (tests/js/host.mjs) would refuse it: ${refused.map((f) => f.rule).join(", ")}`);
     // The decoder must give back the very bytes.
-    const probe = loadHostStyle(re + "\nmodule.exports.__p = { s: AGENTLINES_WASM, d: alWasmBytes };\n").__p;
-    const back = Buffer.from(probe.d(probe.s));
+    const probe = loadHostStyle(re + "\nmodule.exports.__p = { s: AGENTLINES_WASM, m: AGENTLINES_WASM_MAP, d: alWasmBytes };\n").__p;
+    const back = Buffer.from(probe.d(probe.s, probe.m));
     const orig = wasmOf(src);
     if (!back.equals(orig)) {
       notes.push(`encoding ${name}: decoding did not give back the wasm bytes: skipped.`);

@@ -80,7 +80,7 @@ for (const v of VARIANTS) {
   }
   const wasm = readFileSync(wasmFile);
   // The shipped file with this variant's wasm in the shipped encoding.
-  const src = reencode(template, "one char per byte, shifted +0x30 (shipped)", wasm);
+  const src = reencode(template, "one char per byte, by frequency (shipped)", wasm);
   const srcFile = join(outDir, `${v.dir}${(v.opt ?? ["none"]).join("")}.ui-parser.stateless.js`);
   writeFileSync(srcFile, src);
   built.push({ ...v, wasm: wasm.length, wasmGz: gzipSync(wasm, { level: 9 }).length,

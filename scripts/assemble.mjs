@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, rmSync
 import { join, dirname } from "node:path";
 import vm from "node:vm";
 import { fileURLToPath } from "node:url";
+import { wasmAsChars } from "./wasm-chars.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const tpl = (p) => readFileSync(join(root, "pkg-template", p), "utf8");
@@ -47,23 +48,10 @@ mkdirSync(out, { recursive: true });
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)[1];
 
-// One character per wasm byte (see pkg-template/glue.js for why and how it is decoded):
-// byte b is shifted by 0x30 first, so the commonest wasm bytes (0x00-0x1f) become one-byte
-// ASCII in the UTF-8 file; the few shifted values a "..." literal cannot hold raw are
-// written as 0x100 + value.
-const SHIFT = 0x30;
-const RAW_UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
-function wasmAsString(bytes) {
-  const parts = new Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) {
-    const c = (bytes[i] + SHIFT) & 255;
-    parts[i] = String.fromCharCode(RAW_UNSAFE.has(c) ? 0x100 + c : c);
-  }
-  return parts.join("");
-}
+// The wasm, one character per byte (scripts/wasm-chars.mjs says how).
 const glueFor = (wasmFile) => {
-  const text = wasmAsString(readFileSync(wasmFile));
-  return tpl("glue.js").replace("@@WASM_BYTES@@", () => text);
+  const { table, text } = wasmAsChars(readFileSync(wasmFile));
+  return tpl("glue.js").replace("@@WASM_MAP@@", () => table).replace("@@WASM_BYTES@@", () => text);
 };
 const cut = (src, begin, end) => {
   const a = src.indexOf(begin), b = src.indexOf(end);
