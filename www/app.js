@@ -242,6 +242,7 @@ function startRun(input, label) {
   list.follow = $("follow").checked;
   host.parse(input, { stateless: $("stateless").checked, live, startFraction: liveStart }, {
     opened(msg) {
+      t.reserve(msg.total - msg.start);
       run.total = msg.total;
       run.start = msg.start;
       run.pos = msg.start;

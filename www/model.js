@@ -142,6 +142,14 @@ export class Transcript {
     this.batches = grow(Uint32Array, this.batches);
   }
 
+  /** Room for `n` rows in the columns at once (the worker says how many lines are coming):
+   * growing them by doubling near 2M rows copies ~60 MB of columns, and a large jump in
+   * array-buffer memory can start a full collection of the page's heap in that task. */
+  reserve(n) {
+    const want = Math.min(Math.max(0, Math.floor(Number(n) || 0)), 1 << 24);
+    if (want > this.cap) this.alloc(want);
+  }
+
   /** Row `id` (0 <= id < count). */
   row(id) {
     return new Row(this, id);

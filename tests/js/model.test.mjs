@@ -87,7 +87,10 @@ test("Row handles read and write the columns; equal ids are the same row", { ski
   assert.equal(t.row(1).h, 0);
   t.forgetHeights();
   assert.equal(r.h, 0);
-  // Many rows: the columns grow and keep what they held.
+  // Many rows: the columns grow (reserved, then doubled) and keep what they held.
+  t.reserve(3000);
+  assert.ok(t.cap >= 3000);
+  t.reserve("nonsense");
   t.add(Array.from({ length: 5000 }, (_, i) => ({ kind: "stdout", ts, text: String(i) })), Array.from({ length: 5000 }, (_, i) => i + 2));
   assert.equal(t.count, 5002);
   assert.equal(t.row(0).v, 1);
