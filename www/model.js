@@ -146,7 +146,7 @@ export class Transcript {
    * growing them by doubling near 2M rows copies ~60 MB of columns, and a large jump in
    * array-buffer memory can start a full collection of the page's heap in that task. */
   reserve(n) {
-    const want = Math.min(Math.max(0, Math.floor(Number(n) || 0)), 1 << 24);
+    const want = Math.min(Math.max(0, Math.floor(Number(n) || 0)), 1 << 22); // past 4M rows: doubling
     if (want > this.cap) this.alloc(want);
   }
 
@@ -175,8 +175,12 @@ export class Transcript {
       const e = entries[i];
       this.rawCount++;
       if (!e || typeof e !== "object") continue;
+      // Strings compare by value, so this always assigns a known kind: the entry then
+      // points at the one shared string and its own copy can be collected.
       const kindStr = INTERNED.get(e.kind);
-      if (kindStr !== undefined && e.kind !== kindStr) e.kind = kindStr;
+      if (kindStr !== undefined) {
+        try { e.kind = kindStr; } catch (ignored) { /* a frozen entry keeps its own copy */ }
+      }
       const line = typeof lines?.[i] === "number" ? lines[i] : -1;
       const isReal = !!(real && real[i]);
       const f = deltaField(e);
