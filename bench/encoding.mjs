@@ -39,12 +39,11 @@ function charPerByte(bytes, k) {
 
 const ENCODINGS = {
   "one char per byte, by frequency (shipped)": {
-    literal: (w) => wasmAsChars(w).text,
-    table: (w) => wasmAsChars(w).table,
+    encode: wasmAsChars,
     decoder: null, // the shipped alWasmBytes
   },
   "one char per byte, shifted +0x30": {
-    literal: (w) => charPerByte(w, 0x30),
+    encode: (w) => ({ text: charPerByte(w, 0x30) }),
     decoder: `function alWasmBytes(s) {
   var n = s.length, out = new Uint8Array(n);
   for (var i = 0; i < n; i++) out[i] = (s.charCodeAt(i) - 0x30) & 255;
@@ -52,7 +51,7 @@ const ENCODINGS = {
 }`,
   },
   "one char per byte, unshifted": {
-    literal: (w) => charPerByte(w, 0),
+    encode: (w) => ({ text: charPerByte(w, 0) }),
     decoder: `function alWasmBytes(s) {
   var n = s.length, out = new Uint8Array(n);
   for (var i = 0; i < n; i++) out[i] = s.charCodeAt(i) & 255;
@@ -60,7 +59,7 @@ const ENCODINGS = {
 }`,
   },
   hex: {
-    literal: (w) => w.toString("hex"),
+    encode: (w) => ({ text: w.toString("hex") }),
     decoder: `function alWasmBytes(s) {
   var n = s.length >> 1, out = new Uint8Array(n);
   for (var i = 0, j = 0; i < n; i++, j += 2) {
@@ -71,7 +70,7 @@ const ENCODINGS = {
 }`,
   },
   "base64 (shipped before)": {
-    literal: (w) => w.toString("base64"),
+    encode: (w) => ({ text: w.toString("base64") }),
     decoder: `function alWasmBytes(s) {
   var t = new Uint8Array(128), a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   for (var i = 0; i < 64; i++) t[a.charCodeAt(i)] = i;
@@ -106,8 +105,8 @@ export function wasmOf(src) {
 /** A built ui-parser file with `wasm` (default: its own) written in another encoding. */
 export function reencode(src, name, wasm = wasmOf(src)) {
   const e = ENCODINGS[name];
-  const table = e.table ? e.table(wasm) : ""; // the other decoders ignore it
-  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${e.literal(wasm)}";`)
+  const { text, table = "" } = e.encode(wasm); // only the shipped decoder reads a table
+  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${text}";`)
     .replace(MAP_VAR, () => `var AGENTLINES_WASM_MAP = "${table}";`);
   if (e.decoder) {
     const a = out.indexOf("function alWasmBytes(");
@@ -144,7 +143,8 @@ export function encodingReport({ runs = 7 } = {}) {
     sizeRows.push([`${f} raw (reference)`, String(w.length), String(gz(w)), String(br(w)), ""]);
     let base = 0;
     for (const [name, e] of Object.entries(ENCODINGS)) {
-      const lit = Buffer.from(`"${e.literal(w)}"` + (e.table ? `"${e.table(w)}"` : ""), "utf8");
+      const { text, table } = e.encode(w);
+      const lit = Buffer.from(`"${text}"` + (table === undefined ? "" : `"${table}"`), "utf8");
       const g = gz(lit);
       if (name === shippedName) base = g;
       sizeRows.push([`${f} as ${name}`, String(lit.length), String(g), String(br(lit)),

@@ -44,10 +44,10 @@ export function groupOf(row) {
   return KINDS[row.t.groupCode[row.id]];
 }
 
-function groupCodeOf(type, entry) {
+function groupCodeOf(type, data) {
   if (type === T_TOOL) return GROUP_INDEX.get("tool");
   if (type === T_DIFF) return GROUP_INDEX.get("diff");
-  const k = entry.kind;
+  const k = data.kind;
   const g = typeof k === "string" && KNOWN.has(k) ? GROUP_INDEX.get(k) : undefined;
   return g === undefined ? OTHER : g;
 }
@@ -83,7 +83,6 @@ export class Row {
   get resultReal() { return (this.t.flags[this.id] & F_RESULT_REAL) !== 0; }
   /** Source line index of the row's (first) entry, -1 when none. */
   get line() { return this.t.lines[this.id]; }
-  get batch() { return this.t.batches[this.id]; }
   /** The entry of an "entry" row. */
   get entry() { return this.t.typeCode[this.id] === T_ENTRY ? this.t.data[this.id] : undefined; }
   /** A tool card's call and result (either may be null). */
@@ -210,7 +209,7 @@ export class Transcript {
     if (this.count === this.cap) this.alloc(Math.max(1024, this.cap * 2));
     const id = this.count++;
     this.typeCode[id] = type;
-    const g = groupCodeOf(type, type === T_ENTRY ? data : null);
+    const g = groupCodeOf(type, data);
     this.groupCode[id] = g;
     this.flags[id] = flags;
     this.lines[id] = line;
