@@ -6,8 +6,8 @@
 //! A few fields are ours and documented in `docs/entries.md` (the host ignores unknown
 //! fields): `durationMs` on tool results, `parentToolUseId` on subagent traffic.
 
+use crate::formats::common::{write, Json as Value};
 use serde::Serialize;
-use serde_json::Value;
 
 /// One transcript entry. Serialises as `{"kind": "<snake_case>", "ts": …, …}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -212,11 +212,11 @@ impl Entry {
         }
     }
     #[inline(never)]
-    pub fn tool_call(ts: &str, name: impl Into<String>, input: Value, id: Option<String>) -> Entry {
+    pub fn tool_call(ts: &str, name: impl Into<String>, input: impl Into<Value>, id: Option<String>) -> Entry {
         Entry::ToolCall {
             ts: own(ts),
             name: name.into(),
-            input,
+            input: input.into(),
             tool_use_id: id,
             parent_tool_use_id: None,
         }
@@ -287,11 +287,106 @@ fn own(s: &str) -> String {
     s.to_owned()
 }
 
-/// Serialises entries as one JSON array (the shape every binding returns).
+/// Serialises entries as one JSON array (the shape every binding returns): the text
+/// `serde_json::to_string(entries)` gives, written without serde (`formats/common/write.rs`).
 pub fn entries_to_json(entries: &[Entry]) -> String {
-    // Serialising our own types into a String cannot fail (no maps with non-string keys,
-    // no custom Serialize impls that error); fall back to an empty array all the same.
-    serde_json::to_string(entries).unwrap_or_else(|_| "[]".to_owned())
+    let mut out = String::new();
+    write_entries(&mut out, entries);
+    out
+}
+
+/// Appends entries as one JSON array to `out` (see [`entries_to_json`]).
+pub fn write_entries(out: &mut String, entries: &[Entry]) {
+    out.push('[');
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        e.write_json(out);
+    }
+    out.push(']');
+}
+
+impl Entry {
+    /// Appends this entry's JSON to `out`: `kind` first, then the fields in declaration
+    /// order, camelCase, absent optional fields left out (what the serde derive writes).
+    pub fn write_json(&self, out: &mut String) {
+        let mut o = write::Obj::new(out);
+        o.str("kind", self.kind());
+        o.str("ts", self.ts());
+        match self {
+            Entry::Assistant { text, delta, channel, item_id, parent_tool_use_id, .. } => {
+                o.str("text", text);
+                o.opt_bool("delta", *delta);
+                o.opt_str("channel", *channel);
+                o.opt_str("itemId", item_id.as_deref());
+                o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
+            }
+            Entry::Thinking { text, delta, lifecycle, channel, item_id, parent_tool_use_id, .. } => {
+                o.str("text", text);
+                o.opt_bool("delta", *delta);
+                o.opt_str("lifecycle", *lifecycle);
+                o.opt_str("channel", *channel);
+                o.opt_str("itemId", item_id.as_deref());
+                o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
+            }
+            Entry::User { text, parent_tool_use_id, .. } => {
+                o.str("text", text);
+                o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
+            }
+            Entry::ToolCall { name, input, tool_use_id, parent_tool_use_id, .. } => {
+                o.str("name", name);
+                write::value(o.key("input"), input);
+                o.opt_str("toolUseId", tool_use_id.as_deref());
+                o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
+            }
+            Entry::ToolResult {
+                tool_use_id, tool_name, content, is_error, delta, duration_ms, parent_tool_use_id, ..
+            } => {
+                o.str("toolUseId", tool_use_id);
+                o.opt_str("toolName", tool_name.as_deref());
+                o.str("content", content);
+                o.bool("isError", *is_error);
+                o.opt_bool("delta", *delta);
+                if let Some(ms) = duration_ms {
+                    write::uint(o.key("durationMs"), *ms);
+                }
+                o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
+            }
+            Entry::Init { model, session_id, .. } => {
+                o.str("model", model);
+                o.str("sessionId", session_id);
+            }
+            Entry::Result {
+                text, input_tokens, output_tokens, cached_tokens, cost_usd, subtype, is_error, errors, ..
+            } => {
+                o.str("text", text);
+                write::js_number(o.key("inputTokens"), *input_tokens);
+                write::js_number(o.key("outputTokens"), *output_tokens);
+                write::js_number(o.key("cachedTokens"), *cached_tokens);
+                write::js_number(o.key("costUsd"), *cost_usd);
+                o.str("subtype", subtype);
+                o.bool("isError", *is_error);
+                let list = o.key("errors");
+                list.push('[');
+                for (i, e) in errors.iter().enumerate() {
+                    if i > 0 {
+                        list.push(',');
+                    }
+                    write::str(list, e);
+                }
+                list.push(']');
+            }
+            Entry::Stderr { text, .. } | Entry::System { text, .. } | Entry::Stdout { text, .. } => {
+                o.str("text", text);
+            }
+            Entry::Diff { change_type, text, .. } => {
+                o.str("changeType", change_type);
+                o.str("text", text);
+            }
+        }
+        o.end();
+    }
 }
 
 /// Writes a number the way `JSON.stringify` does for the values we emit: integral values

@@ -330,7 +330,7 @@ fn to_tagged_at(v: &Js, depth: usize) -> Value {
 }
 
 /// `Number.prototype.toString()` (radix 10): shortest round-trip digits, JS layout. The
-/// digits come from serde_json's float printer (already in the binary), re-laid out.
+/// digits come from the float printer JSON output uses (zmij, as serde_json), re-laid out.
 pub fn fmt_num(x: f64) -> String {
     if x.is_nan() {
         return "NaN".into();
@@ -341,8 +341,9 @@ pub fn fmt_num(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
     }
-    // Shortest round-trip digits from serde_json's printer, as digits + decimal point position.
-    let shortest = serde_json::to_string(&x.abs()).unwrap_or_default();
+    // Shortest round-trip digits from the JSON float printer, as digits + decimal point position.
+    let mut shortest = String::new();
+    crate::formats::common::write::float(&mut shortest, x.abs());
     let mut digits: Vec<u8> = Vec::with_capacity(shortest.len());
     let mut point: i64 = 0; // digits before the decimal point
     let mut seen_point = false;

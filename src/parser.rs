@@ -399,16 +399,16 @@ impl ToolPairing {
             match e {
                 Entry::ToolCall { ts, name, tool_use_id: Some(id), .. } => {
                     let at = crate::time::parse_ts_ms(ts).map_or(Json::Null, Json::from);
-                    let call = Json::Array(vec![Json::String(name.clone()), at]);
+                    let call = Json::Array(vec![Json::from(name.clone()), at]);
                     self.calls.set(id, call, MAX_PENDING_CALLS);
                 }
                 Entry::ToolResult { ts, tool_use_id, tool_name, duration_ms, delta, .. } => {
                     let Some(call) = self.calls.get(tool_use_id) else { continue };
                     if tool_name.is_none() {
-                        *tool_name = call.get(0).and_then(Json::as_str).map(str::owned);
+                        *tool_name = call.at(0).and_then(Json::as_str).map(str::owned);
                     }
                     if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
-                        let called_ms = call.get(1).and_then(Json::as_i64);
+                        let called_ms = call.at(1).and_then(Json::as_i64);
                         if let (Some(start), Some(end)) = (called_ms, crate::time::parse_ts_ms(ts)) {
                             if end >= start {
                                 *duration_ms = Some((end - start) as u64);

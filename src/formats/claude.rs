@@ -32,7 +32,7 @@ use super::common::{
     self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence, Emit, Owned,
 };
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::formats::common::{Json, Map, Value};
 
 /// Whether a line is Claude's. `Sure` only for marks no other runtime prints (Cursor and
 /// Amp print Claude-like lines too; Amp's session ids start with `T-`).
@@ -371,7 +371,7 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
     };
     let input = match b.get("input") {
         Some(i) if !i.is_null() => i.to_json(),
-        _ => Json::Object(serde_json::Map::new()),
+        _ => Json::Object(Map::default()),
     };
     let id = str_of(b, "id")
         .or_else(|| str_of(b, "tool_use_id"))

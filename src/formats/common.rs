@@ -11,11 +11,12 @@ mod num;
 mod shape;
 mod texts;
 mod val;
+pub mod write;
 pub use num::{fixed, num_text};
 pub use texts::{human_texts, TEXT_BUDGET};
 pub use val::{Map, Value};
-/// Output JSON (tool inputs and the like): `serde_json::Value`.
-pub type Json = serde_json::Value;
+/// Output JSON (tool inputs and the like): the value tree, owning its strings.
+pub type Json = Value<'static>;
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
 /// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
@@ -94,12 +95,12 @@ pub fn path<'a, 'v>(v: &'a Value<'v>, keys: &[&str]) -> Option<&'a Value<'v>> {
 
 /// Ids a stateful parser remembers, each with a small JSON value, bounded: past `cap` ids,
 /// or past [`MAX_SEEN_BYTES`] of ids and values, the oldest is forgotten (so a few calls with
-/// megabyte ids cannot pin memory either; the newest is always kept). Kept in serde_json's
-/// map (in the wasm anyway, for JSON objects) rather than a `HashMap`/`HashSet`, whose
-/// hash-table code would be a few KB more of wasm for each key/value type.
+/// megabyte ids cannot pin memory either; the newest is always kept). Kept sorted by id in
+/// one `Vec` (binary search) rather than a `HashMap`, whose hash-table code would be a few
+/// KB more of wasm for each key/value type; the caps keep the moves on insert small.
 #[derive(Debug, Default)]
 pub struct SeenIds {
-    values: serde_json::Map<String, Json>,
+    values: Vec<(String, Json)>,
     order: VecDeque<String>,
     /// About the heap bytes of `values` and `order` (see `seen_cost`).
     bytes: usize,
@@ -117,25 +118,34 @@ fn seen_cost(id: &str, v: &Json) -> usize {
 }
 
 impl SeenIds {
+    fn find(&self, id: &str) -> Result<usize, usize> {
+        self.values.binary_search_by(|(k, _)| k.as_str().cmp(id))
+    }
+
     /// The value of an id, `None` if it was never set (or was forgotten or removed).
     pub fn get(&self, id: &str) -> Option<&Json> {
-        self.values.get(id)
+        self.find(id).ok().map(|i| &self.values[i].1)
     }
 
     /// Sets the value of `id`; a new id goes last in the eviction order.
     pub fn set(&mut self, id: &str, value: Json, cap: usize) {
         let cost = seen_cost(id, &value);
-        if let Some(v) = self.values.get_mut(id) {
-            self.bytes = self.bytes - seen_cost(id, v) + cost;
-            *v = value;
-            return;
-        }
-        self.values.insert(id.owned(), value);
+        let at = match self.find(id) {
+            Ok(i) => {
+                let v = &mut self.values[i].1;
+                self.bytes = self.bytes - seen_cost(id, v) + cost;
+                *v = value;
+                return;
+            }
+            Err(at) => at,
+        };
+        self.values.insert(at, (id.owned(), value));
         self.order.push_back(id.owned());
         self.bytes += cost;
         while (self.order.len() > cap || self.bytes > MAX_SEEN_BYTES) && self.order.len() > 1 {
             let Some(old) = self.order.pop_front() else { break };
-            if let Some(v) = self.values.remove(&old) {
+            if let Ok(i) = self.find(&old) {
+                let (_, v) = self.values.remove(i);
                 self.bytes -= seen_cost(&old, &v);
             }
         }
@@ -143,7 +153,8 @@ impl SeenIds {
 
     /// Forgets `id`.
     pub fn remove(&mut self, id: &str) {
-        if let Some(v) = self.values.remove(id) {
+        if let Ok(i) = self.find(id) {
+            let (_, v) = self.values.remove(i);
             self.bytes -= seen_cost(id, &v);
             self.order.retain(|o| o != id);
         }
@@ -201,6 +212,11 @@ fn block_text(block: &Value) -> String {
     }
 }
 
+/// `{}`.
+pub fn empty_object() -> Json {
+    Json::Object(Map::default())
+}
+
 /// A JSON object from `(key, value)` pairs in this order, leaving out the `None` values.
 /// Used instead of `json!` with interpolated values, which goes through
 /// `to_value(..).unwrap()` and links a second copy of serde's `Value` serializer.
@@ -209,7 +225,7 @@ pub fn object<const N: usize>(mut pairs: [(&str, Option<Json>); N]) -> Json {
 }
 
 fn object_of(pairs: &mut [(&str, Option<Json>)]) -> Json {
-    let mut m = serde_json::Map::new();
+    let mut m = Map::default();
     for (k, v) in pairs {
         if let Some(v) = v.take() {
             m.insert((*k).owned(), v);
@@ -219,8 +235,8 @@ fn object_of(pairs: &mut [(&str, Option<Json>)]) -> Json {
 }
 
 /// Compact JSON text of a value (used for tool inputs shown as text, never for whole lines).
-pub fn compact_json<T: serde::Serialize + ?Sized>(v: &T) -> String {
-    serde_json::to_string(v).unwrap_or_default()
+pub fn compact_json(v: &Value) -> String {
+    v.to_compact()
 }
 
 /// `items` joined by `sep`, as `collect::<Vec<_>>().join(sep)` gives, without the Vec: a
@@ -458,8 +474,9 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
 /// modules read the borrowed [`Value`]; tests write `serde_json` literals).
 #[cfg(test)]
 pub(crate) mod json_test {
-    use super::{Confidence, Json, Value};
+    use super::{Confidence, Value};
     use crate::entry::Entry;
+    use serde_json::Value as Json;
 
     pub fn detect(detect: fn(&Value) -> Confidence, v: &Json) -> Confidence {
         detect(&Value::from_json(v))

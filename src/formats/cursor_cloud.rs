@@ -155,7 +155,11 @@ fn input_of(v: Option<&Value>) -> Json {
 fn shown(v: &Value) -> String {
     match v {
         Value::String(s) => s.to_string(),
-        other => serde_json::to_string_pretty(&other.to_json()).unwrap_or_default(),
+        other => {
+            let mut out = String::new();
+            common::write::pretty(&mut out, other, 0);
+            out
+        }
     }
 }
 
@@ -235,7 +239,7 @@ mod tests {
     use crate::formats::common::json_test;
     use serde_json::json;
 
-    fn run(v: Json) -> Vec<Entry> {
+    fn run(v: serde_json::Value) -> Vec<Entry> {
         json_test::run(parse, &v, None::<&mut State>)
     }
 

@@ -22,7 +22,6 @@ use super::common::{
 };
 use crate::entry::Entry;
 use crate::formats::common::Value;
-use serde_json::json;
 
 mod chat;
 
@@ -123,7 +122,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
         "tool_use" => {
             let input = match v.get("parameters") {
-                None | Some(Value::Null) => json!({}),
+                None | Some(Value::Null) => common::empty_object(),
                 Some(p) => p.to_json(),
             };
             out.emit(Entry::tool_call(

@@ -173,7 +173,7 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
     if let Some(f) = &failure {
         content.push_str(&format!(" [{f}]"));
     }
-    let input = common::object([("detail", Some(Json::String(detail.owned())))]);
+    let input = common::object([("detail", Some(Json::from(detail.owned())))]);
     out.emit(Entry::tool_call(ts, tool_name(verb), input, Some(id.clone())));
     let mut result = Entry::tool_result(ts, id, Some(tool_name(verb).owned()), content, failure.is_some());
     if let (Entry::ToolResult { duration_ms, .. }, Some(s)) = (&mut result, secs) {
@@ -284,7 +284,7 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
             let tool = text(&["tool", "tool_name", "name"]).unwrap_or_else(|| "tool".owned());
             let input = match d.get("args").or_else(|| d.get("input")) {
                 Some(a) if a.is_object() => a.to_json(),
-                _ => common::object([("preview", text(&["preview"]).map(Json::String))]),
+                _ => common::object([("preview", text(&["preview"]).map(Json::from))]),
             };
             let id = text(&["tool_use_id"]).unwrap_or_else(|| format!("hermes:{run}:{tool}"));
             out.emit(Entry::tool_call(ts, tool, input, Some(id)));

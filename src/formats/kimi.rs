@@ -128,7 +128,7 @@ fn arguments(args: Option<&Value>) -> Json {
         Some(Value::String(s)) if s.trim().is_empty() => Json::Object(Default::default()),
         Some(Value::String(s)) => match serde_json::from_str::<Value>(s.trim()) {
             Ok(parsed) => parsed.to_json(),
-            Err(_) => Json::String(s.to_string()),
+            Err(_) => Json::from(s.to_string()),
         },
         Some(other) => other.to_json(),
     }

@@ -432,6 +432,12 @@ pub fn is_raw_json(text: &str) -> bool {
 /// byte-identically, no raw JSON shown as stdout/stderr. `Err` says what broke.
 pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
     let json = entries_to_json(entries);
+    // The hand-written writer (formats/common/write.rs) against serde's derive of the same
+    // type: the same text, byte for byte.
+    let derived = serde_json::to_string(entries).map_err(|e| e.to_string())?;
+    if derived != json {
+        return Err(format!("writer differs from serde_json:\n  ours  {json}\n  serde {derived}"));
+    }
     let back: Value = serde_json::from_str(&json).map_err(|e| format!("output is not JSON: {e}"))?;
     let again = serde_json::to_string(&back).map_err(|e| e.to_string())?;
     if again != json {
@@ -812,6 +818,6 @@ pub fn may_be_invisible(line: &str) -> Option<&'static Invisible> {
     let cleaned = agentlines::formats::plain::clean(line);
     let v: Option<Value> = agentlines::formats::common::parse_object(line)
         .or_else(|| agentlines::formats::common::parse_object(&cleaned))
-        .map(|v| v.to_json());
+        .map(|v| v.to_serde());
     INVISIBLE.iter().find(|k| (k.applies)(v.as_ref(), line))
 }

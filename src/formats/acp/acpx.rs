@@ -113,7 +113,7 @@ fn tool_call(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
     let terminal = matches!(status, "completed" | "failed" | "cancelled");
     let input = v.get("input");
     let note = if input.is_some() {
-        Some(format!("{name} input: {}", common::clip(&common::compact_json(&input.map(Value::to_json)), 300)))
+        Some(format!("{name} input: {}", common::clip(&input.map_or_else(|| "null".to_owned(), common::compact_json), 300)))
     } else {
         match title {
             // The engine names an update after the title it carries (a retitle, or the
@@ -136,13 +136,13 @@ fn tool_call(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry
             Some(Value::Object(m)) => {
                 let mut j = Value::Object(m.clone()).to_json();
                 if let (Json::Object(o), false) = (&mut j, shown.is_empty() || m.contains_key("text")) {
-                    o.insert("text".owned(), Json::String(shown.owned()));
+                    o.insert("text".owned(), Json::from(shown.owned()));
                 }
                 j
             }
             Some(other) => other.to_json(),
             None if shown.is_empty() => Json::Object(Default::default()),
-            None => common::object([("text", Some(Json::String(shown.owned())))]),
+            None => common::object([("text", Some(Json::from(shown.owned())))]),
         };
         out.emit(Entry::tool_call(ts, name, input, id.map(str::owned)));
     }
@@ -160,7 +160,7 @@ fn tool_result(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Ent
     let name = nonempty_str(v, "name");
     let id = tool_id(v).or(name).unwrap_or("acp_tool");
     if let Some(s) = state {
-        s.calls.set(id, Json::Array(vec![Json::Bool(true), Json::String(String::new())]), super::MAX_IDS);
+        s.calls.set(id, Json::Array(vec![Json::Bool(true), Json::from(String::new())]), super::MAX_IDS);
     }
     let body = ["content", "output", "error"].iter().find_map(|k| v.get(k).filter(|b| !b.is_null()));
     // An error object reads as its message.

@@ -140,7 +140,7 @@ impl ToolLine<'_> {
             return Shown { card: self.announces, result: self.terminal, note, name: own_name };
         };
         let seen = s.calls.get(id).cloned();
-        let field = |i: usize| seen.as_ref().and_then(|v| v.get(i)).cloned();
+        let field = |i: usize| seen.as_ref().and_then(|v| v.at(i)).cloned();
         let finished = field(0).and_then(|v| v.as_bool()) == Some(true);
         let card = seen.is_none();
         let name = if card { own_name } else { field(2).and_then(|v| v.as_str().map(str::owned)).or(own_name) };
@@ -156,8 +156,8 @@ impl ToolLine<'_> {
         let shown_note = if note { self.note.clone().unwrap_or_default() } else { last };
         let value = Json::Array(vec![
             Json::Bool(finished || self.terminal),
-            Json::String(shown_note),
-            name.clone().map_or(Json::Null, Json::String),
+            Json::from(shown_note),
+            name.clone().map_or(Json::Null, Json::from),
         ]);
         s.calls.set(id, value, MAX_IDS);
         Shown { card, result, note, name }

@@ -224,10 +224,10 @@ fn tool(u: &Value, announces: bool, ts: &str, state: Option<&mut State>, out: &m
                 let locations: Vec<Json> = u
                     .get("locations")
                     .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(|l| nonempty_str(l, "path")).map(|p| Json::String(p.owned())).collect())
+                    .map(|a| a.iter().filter_map(|l| nonempty_str(l, "path")).map(|p| Json::from(p.owned())).collect())
                     .unwrap_or_default();
                 common::object([
-                    ("kind", nonempty_str(u, "kind").map(|k| Json::String(k.owned()))),
+                    ("kind", nonempty_str(u, "kind").map(|k| Json::from(k.owned()))),
                     ("locations", (!locations.is_empty()).then_some(Json::Array(locations))),
                 ])
             }

@@ -18,7 +18,6 @@ use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit, Owned,
 };
 use crate::formats::common::{Json, Value};
-use serde_json::json;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -291,7 +290,7 @@ fn call_of(msg: &Value, ty: &str) -> (String, Json) {
     match ty {
         "exec_command_begin" | "exec_command_end" => {
             let input = object([
-                ("command", Some(Json::String(command_text(msg.get("command"))))),
+                ("command", Some(Json::from(command_text(msg.get("command"))))),
                 ("cwd", msg.get("cwd").filter(|c| c.is_string()).map(Value::to_json)),
             ]);
             ("shell".owned(), input)
@@ -310,7 +309,7 @@ fn call_of(msg: &Value, ty: &str) -> (String, Json) {
             let tool = str_of(inv, "tool").unwrap_or("tool");
             let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args =
-                inv.get("arguments").filter(|a| !a.is_null()).map(Value::to_json).unwrap_or_else(|| json!({}));
+                inv.get("arguments").filter(|a| !a.is_null()).map(Value::to_json).unwrap_or_else(|| common::empty_object());
             (name, args)
         }
         "view_image_tool_call" => {

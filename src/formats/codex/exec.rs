@@ -15,7 +15,6 @@ use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
 use crate::formats::common::{Json, Value};
-use serde_json::json;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -211,7 +210,7 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Json) {
             let tool = str_of(item, "tool").unwrap_or("tool");
             let name = if server.is_empty() { tool.owned() } else { format!("{server}.{tool}") };
             let args = match item.get("arguments") {
-                None | Some(Value::Null) => json!({}),
+                None | Some(Value::Null) => common::empty_object(),
                 Some(a) => a.to_json(),
             };
             (name, args)
@@ -226,7 +225,7 @@ fn call_of(item: &Value, item_ty: &str) -> (String, Json) {
         "web_search" => ("web_search".owned(), super::search::input(item)),
         "tool_use" => (
             str_of(item, "name").unwrap_or("unknown").owned(),
-            item.get("input").filter(|i| !i.is_null()).map_or_else(|| json!({}), Value::to_json),
+            item.get("input").filter(|i| !i.is_null()).map_or_else(|| common::empty_object(), Value::to_json),
         ),
         _ => (item_ty.owned(), object([("path", item.get("path").map(Value::to_json))])),
     }

@@ -14,7 +14,6 @@ use crate::formats::common::{
     self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
 use crate::formats::common::{Json, Value};
-use serde_json::json;
 use std::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
@@ -173,9 +172,9 @@ fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
             let input = match serde_json::from_str::<Value>(args) {
                 Ok(v @ (Value::Object(_) | Value::Array(_))) => v.to_json(),
                 _ => match p.get("arguments") {
-                    Some(Value::String(s)) => Json::String(s.owned()),
+                    Some(Value::String(s)) => Json::from(s.owned()),
                     Some(other) => other.to_json(),
-                    None => json!({}),
+                    None => common::empty_object(),
                 },
             };
             (str_of(p, "name").unwrap_or("function").owned(), input, call_id)
@@ -187,7 +186,7 @@ fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
         "local_shell_call" => {
             let action = p.get("action").unwrap_or(&Value::Null);
             let input = object([
-                ("command", Some(Json::String(command_text(action.get("command"))))),
+                ("command", Some(Json::from(command_text(action.get("command"))))),
                 ("workdir", action.get("working_directory").filter(|w| w.is_string()).map(Value::to_json)),
             ]);
             ("local_shell".owned(), input, call_id)

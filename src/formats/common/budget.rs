@@ -17,7 +17,7 @@
 //! line also costs bounded time, not only bounded output.
 
 use crate::entry::Entry;
-use serde_json::Value as Json;
+use super::Json;
 use std::cell::Cell;
 
 /// Entries any line may give, however short.

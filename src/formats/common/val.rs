@@ -130,22 +130,48 @@ impl<'a> Value<'a> {
         matches!(self, Value::Number(_))
     }
 
-    /// The same value as a `serde_json::Value` (for output: tool inputs and the like).
-    pub fn to_json(&self) -> serde_json::Value {
+    /// An owned copy (for output: tool inputs and the like).
+    pub fn to_json(&self) -> Value<'static> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(n) => Value::Number(n.clone()),
+            Value::String(s) => Value::String(Cow::Owned(String::from(&**s))),
+            Value::Array(items) => Value::Array(items.iter().map(Value::to_json).collect()),
+            Value::Object(m) => Value::Object(Map {
+                members: m.members.iter().map(|(k, v)| (Cow::Owned(String::from(&**k)), v.to_json())).collect(),
+            }),
+        }
+    }
+
+    /// The same value as a `serde_json::Value` (tests and the native readers).
+    pub fn to_serde(&self) -> serde_json::Value {
         match self {
             Value::Null => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => serde_json::Value::Number(n.clone()),
             Value::String(s) => serde_json::Value::String(String::from(&**s)),
-            Value::Array(items) => serde_json::Value::Array(items.iter().map(Value::to_json).collect()),
+            Value::Array(items) => serde_json::Value::Array(items.iter().map(Value::to_serde).collect()),
             Value::Object(m) => {
                 let mut out = serde_json::Map::new();
                 for (k, v) in m.iter() {
-                    out.insert(String::from(k), v.to_json());
+                    out.insert(String::from(k), v.to_serde());
                 }
                 serde_json::Value::Object(out)
             }
         }
+    }
+
+    /// Compact JSON text, as `serde_json::to_string` writes it.
+    pub fn to_compact(&self) -> String {
+        let mut out = String::new();
+        super::write::value(&mut out, self);
+        out
+    }
+
+    /// The array's item `i` (as `serde_json::Value::get` with an index).
+    pub fn at(&self, i: usize) -> Option<&Value<'a>> {
+        self.as_array()?.get(i)
     }
 
     /// The same value owning all its strings (for a line that had to be rewritten first).
@@ -187,6 +213,34 @@ impl PartialEq<str> for Value<'_> {
     }
 }
 
+/// Tests and native callers compare with `serde_json` values (`json!` literals).
+impl PartialEq<serde_json::Value> for Value<'_> {
+    fn eq(&self, other: &serde_json::Value) -> bool {
+        self.to_serde() == *other
+    }
+}
+
+macro_rules! eq_int {
+    ($($t:ty)*) => {$(
+        impl PartialEq<$t> for Value<'_> {
+            fn eq(&self, other: &$t) -> bool {
+                match self {
+                    Value::Number(n) => n.as_i64().map_or(false, |i| i128::from(i) == *other as i128)
+                        || n.as_u64().map_or(false, |u| i128::from(u) == *other as i128),
+                    _ => false,
+                }
+            }
+        }
+    )*};
+}
+eq_int!(i32 i64 u32 u64 usize);
+
+impl PartialEq<bool> for Value<'_> {
+    fn eq(&self, other: &bool) -> bool {
+        self.as_bool() == Some(*other)
+    }
+}
+
 impl PartialEq<&str> for Value<'_> {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == Some(*other)
@@ -200,11 +254,16 @@ impl<'a> Map<'a> {
     }
 
     /// Sets `key` (in its old place when present, else last).
-    pub fn insert(&mut self, key: &'a str, v: Value<'a>) {
-        match self.members.iter_mut().find(|(k, _)| k == key) {
+    pub fn insert(&mut self, key: impl Into<Cow<'a, str>>, v: Value<'a>) {
+        let key = key.into();
+        match self.members.iter_mut().find(|(k, _)| *k == key) {
             Some(slot) => slot.1 = v,
-            None => self.members.push((Cow::Borrowed(key), v)),
+            None => self.members.push((key, v)),
         }
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value<'a>> {
+        self.members.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Value<'a>> {
@@ -308,6 +367,78 @@ impl<'m, 'a> IntoIterator for &'m Map<'a> {
 
     fn into_iter(self) -> Self::IntoIter {
         self.members.iter().map(|(k, v)| (&**k, v))
+    }
+}
+
+/// A `serde_json` value as an owned tree (tests and native callers that build `json!`).
+impl From<serde_json::Value> for Value<'_> {
+    fn from(v: serde_json::Value) -> Self {
+        match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Number(n) => Value::Number(n),
+            serde_json::Value::String(s) => Value::String(Cow::Owned(s)),
+            serde_json::Value::Array(items) => Value::Array(items.into_iter().map(Value::from).collect()),
+            serde_json::Value::Object(m) => Value::Object(Map {
+                members: m.into_iter().map(|(k, v)| (Cow::Owned(k), Value::from(v))).collect(),
+            }),
+        }
+    }
+}
+
+impl From<bool> for Value<'_> {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl From<u64> for Value<'_> {
+    fn from(n: u64) -> Self {
+        Value::Number(n.into())
+    }
+}
+
+impl From<i64> for Value<'_> {
+    fn from(n: i64) -> Self {
+        Value::Number(n.into())
+    }
+}
+
+impl From<f64> for Value<'_> {
+    /// A non-finite float is `null` (as `serde_json::Value::from`).
+    fn from(n: f64) -> Self {
+        Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+impl From<String> for Value<'_> {
+    fn from(s: String) -> Self {
+        Value::String(Cow::Owned(s))
+    }
+}
+
+impl From<&str> for Value<'_> {
+    /// An owned copy (output values outlive the line).
+    fn from(s: &str) -> Self {
+        Value::String(Cow::Owned(s.to_owned()))
+    }
+}
+
+impl From<usize> for Value<'_> {
+    fn from(n: usize) -> Self {
+        Value::Number((n as u64).into())
+    }
+}
+
+impl<'a, T: Into<Value<'a>>> From<Vec<T>> for Value<'a> {
+    fn from(items: Vec<T>) -> Self {
+        Value::Array(items.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<'a> From<Map<'a>> for Value<'a> {
+    fn from(m: Map<'a>) -> Self {
+        Value::Object(m)
     }
 }
 
@@ -469,7 +600,7 @@ mod tests {
         for c in cases {
             let ours = parse(c);
             let theirs: serde_json::Value = serde_json::from_str(c).unwrap();
-            assert_eq!(ours.to_json(), theirs, "{c}");
+            assert_eq!(ours.to_serde(), theirs, "{c}");
             assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&theirs).unwrap());
         }
     }
@@ -491,7 +622,7 @@ mod tests {
         t.push_str("\"k3\":\"last\"}");
         let ours = parse(&t);
         let theirs: serde_json::Value = serde_json::from_str(&t).unwrap();
-        assert_eq!(ours.to_json(), theirs);
+        assert_eq!(ours.to_serde(), theirs);
         assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&theirs).unwrap());
         assert_eq!(ours.as_object().unwrap().len(), 25);
     }

@@ -31,7 +31,7 @@ pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
             Some(Value::String(s)) => {
                 match serde_json::from_str::<Value>(s) {
                     Ok(v) => v.to_json(),
-                    Err(_) => Json::String(s.owned()),
+                    Err(_) => Json::from(s.owned()),
                 }
             }
             Some(other) => other.to_json(),
@@ -50,7 +50,7 @@ pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
                 map.remove(*k);
             }
             for k in ["workingDirectory", "isBackground"] {
-                if map.get(k).is_some_and(|v| v == "" || v == false) {
+                if map.get(k).is_some_and(|v| v.as_str() == Some("") || v.as_bool() == Some(false)) {
                     map.remove(k);
                 }
             }

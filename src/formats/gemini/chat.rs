@@ -19,7 +19,6 @@
 use super::super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;
-use serde_json::json;
 
 /// A whole chat-recording document.
 pub(super) fn is_document(v: &Value) -> bool {
@@ -131,7 +130,7 @@ fn message(m: &Value, ts: &str, totals: &mut Tokens, out: &mut Vec<Entry>) {
 fn tool_call(call: &Value, ts: &str, out: &mut Vec<Entry>) {
     let name = nonempty_str(call, "name").unwrap_or("tool");
     let id = str_of(call, "id").unwrap_or("");
-    let args = call.get("args").map(Value::to_json).unwrap_or_else(|| json!({}));
+    let args = call.get("args").map(Value::to_json).unwrap_or_else(|| common::empty_object());
     out.emit(Entry::tool_call(ts, name, args, Some(id.owned())));
     let status = str_of(call, "status").unwrap_or("");
     // What the model got back: each functionResponse's `output` (or `error`), else what

@@ -1,0 +1,222 @@
+//! JSON text out: the entries every call answers with, and values shown as text.
+//!
+//! Hand-written rather than serde + serde_json's serializer for the wasm's size: serde's
+//! serializer is generic, so every type it writes (each entry shape, `Option`s, the value
+//! tree) was instantiated in the wasm together with serde_json's formatter and error
+//! machinery, and the value tree had to be a `serde_json::Value` (an `IndexMap` with its
+//! hash table). What is written is the same text serde_json writes, byte for byte: strings
+//! escape `"`, `\`, `\b \t \n \f \r` and the other control characters as `\u00xx`
+//! (lowercase hex), nothing else; integers in decimal; floats with zmij's shortest digits
+//! (serde_json's own float writer); non-finite floats as `null`; the pretty form indents by
+//! two spaces. `tests/json_write.rs` compares with serde_json on every fixture's entries.
+
+use super::val::Value;
+use serde_json::Number;
+
+/// `s` as a JSON string literal.
+pub fn str(out: &mut String, s: &str) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// An unsigned integer in decimal.
+pub fn uint(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+/// A signed integer in decimal.
+pub fn int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    uint(out, n.unsigned_abs());
+}
+
+/// A float as serde_json writes one: shortest round-trip digits, `null` when not finite.
+pub fn float(out: &mut String, x: f64) {
+    if x.is_finite() {
+        out.push_str(zmij::Buffer::new().format_finite(x));
+    } else {
+        out.push_str("null");
+    }
+}
+
+/// A `serde_json::Number` as serde_json writes it.
+pub fn number(out: &mut String, n: &Number) {
+    if let Some(u) = n.as_u64() {
+        uint(out, u);
+    } else if let Some(i) = n.as_i64() {
+        int(out, i);
+    } else {
+        float(out, n.as_f64().unwrap_or(f64::NAN));
+    }
+}
+
+/// A number the way `JSON.stringify` writes the host type's numeric fields: integral values
+/// without a fraction (`3`, not `3.0`), non-finite values as `0` (JSON has no NaN; the host
+/// type wants a number).
+pub fn js_number(out: &mut String, v: f64) {
+    if !v.is_finite() {
+        out.push('0');
+    } else if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        int(out, v as i64);
+    } else {
+        float(out, v);
+    }
+}
+
+/// Compact JSON of a value, members in their order.
+pub fn value(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => number(out, n),
+        Value::String(s) => str(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, item)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                str(out, k);
+                out.push(':');
+                value(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// JSON of a value indented by two spaces per level, as `serde_json::to_string_pretty`.
+pub fn pretty(out: &mut String, v: &Value, depth: usize) {
+    let indent = |out: &mut String, d: usize| {
+        out.push('\n');
+        for _ in 0..d {
+            out.push_str("  ");
+        }
+    };
+    match v {
+        Value::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                indent(out, depth + 1);
+                pretty(out, item, depth + 1);
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Value::Object(m) if !m.is_empty() => {
+            out.push('{');
+            for (i, (k, item)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                indent(out, depth + 1);
+                str(out, k);
+                out.push_str(": ");
+                pretty(out, item, depth + 1);
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+        other => value(out, other),
+    }
+}
+
+/// Writes JSON object members one at a time: `{"a":…,"b":…}`.
+pub struct Obj<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Obj<'o> {
+    pub fn new(out: &'o mut String) -> Obj<'o> {
+        out.push('{');
+        Obj { out, first: true }
+    }
+
+    /// Starts member `key` and returns the buffer to write its value into.
+    pub fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        str(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    pub fn str(&mut self, key: &str, v: &str) {
+        str(self.key(key), v);
+    }
+
+    pub fn opt_str(&mut self, key: &str, v: Option<&str>) {
+        if let Some(v) = v {
+            self.str(key, v);
+        }
+    }
+
+    pub fn bool(&mut self, key: &str, v: bool) {
+        self.key(key).push_str(if v { "true" } else { "false" });
+    }
+
+    pub fn opt_bool(&mut self, key: &str, v: Option<bool>) {
+        if let Some(v) = v {
+            self.bool(key, v);
+        }
+    }
+
+    pub fn end(self) {
+        self.out.push('}');
+    }
+}
