@@ -338,7 +338,7 @@ fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
 
 fn write_entries(out: &mut Out, entries: &[Entry]) -> Result<(), Failure> {
     for e in entries {
-        out.json_line(e)?;
+        out.entry_line(e)?;
     }
     Ok(())
 }

@@ -13,36 +13,80 @@
 use super::val::Value;
 use serde_json::Number;
 
+/// How JSON writes each byte inside a string: 0 as itself, `u` as `\u00xx`, else `\` and
+/// this letter.
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
 /// `s` as a JSON string literal.
 pub fn str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
+    let mut i = 0;
+    while i < bytes.len() {
+        // Eight bytes at a time while none needs an escape (the common case: long text);
+        // a word that has one is read byte by byte.
+        let end = match bytes.get(i..i + 8) {
+            Some(chunk) => {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                if !needs_escape(u64::from_le_bytes(word)) {
+                    i += 8;
+                    continue;
+                }
+                i + 8
+            }
+            None => bytes.len(),
         };
-        out.push_str(&s[start..i]);
-        if esc.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
-        } else {
-            out.push_str(esc);
+        while i < end {
+            let b = bytes[i];
+            let e = ESCAPE[usize::from(b)];
+            i += 1;
+            if e == 0 {
+                continue;
+            }
+            out.push_str(&s[start..i - 1]);
+            start = i;
+            if e == b'u' {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(HEX[usize::from(b >> 4)] as char);
+                out.push(HEX[usize::from(b & 15)] as char);
+            } else {
+                out.push('\\');
+                out.push(e as char);
+            }
         }
-        start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Whether any of the eight bytes is a control character, `"` or `\` (the bytes JSON
+/// escapes), with the usual word-at-a-time tests: a byte below `n` sets its high bit in
+/// `(x - n·0x01…) & !x & 0x80…` (exact for n ≤ 0x80), and a zero byte of `x ^ c·0x01…` is
+/// a byte equal to `c`.
+fn needs_escape(x: u64) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u64| x.wrapping_sub(LO * n) & !x & HI;
+    (below(x, 0x20) | below(x ^ (LO * u64::from(b'"')), 1) | below(x ^ (LO * u64::from(b'\\')), 1)) != 0
 }
 
 /// An unsigned integer in decimal.
@@ -191,8 +235,10 @@ impl<'o> Obj<'o> {
             self.out.push(',');
         }
         self.first = false;
-        str(self.out, key);
-        self.out.push(':');
+        // The keys are our own field names: nothing in them to escape.
+        self.out.push('"');
+        self.out.push_str(key);
+        self.out.push_str("\":");
         self.out
     }
 
