@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 pub mod budget;
 pub mod diff;
 mod num;
+pub mod pairs;
 mod shape;
 mod texts;
 mod val;

@@ -7,7 +7,7 @@
 //! [`MAX_DEPTH`] is cut off (serialised as `null`, rejected by the parser).
 
 use super::{fmt_num, Js, Obj, MAX_DEPTH};
-use std::collections::HashSet;
+use crate::formats::common::pairs;
 
 /// `JSON.stringify(v, null, gap)`; `None` where JS returns `undefined`.
 pub fn stringify(v: &Js, gap: &str) -> Option<String> {
@@ -288,7 +288,6 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Option<Js> {
         self.i += 1;
         let mut pairs: Vec<(String, Js)> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
         if self.eat(b'}') {
             return Some(Js::Obj(Obj::new()));
         }
@@ -302,16 +301,10 @@ impl Parser<'_> {
                 return None;
             }
             let v = self.value(depth + 1)?;
-            if seen.contains(&key) {
-                // A repeated key (rare): the last value wins, in the first one's place.
-                if let Some(slot) = pairs.iter_mut().find(|(k, _)| *k == key) {
-                    slot.1 = v;
-                }
-            } else {
-                seen.insert(key.clone());
-                pairs.push((key, v));
-            }
+            // A repeated key (rare): the last value wins, in the first one's place.
+            pairs::push(&mut pairs, key, v);
             if self.eat(b'}') {
+                pairs::dedupe(&mut pairs);
                 return Some(Js::Obj(Obj::from_unique(pairs)));
             }
             if !self.eat(b',') {

@@ -303,60 +303,19 @@ impl<'a> Map<'a> {
         self.members.iter().map(|(k, v)| (&**k, v))
     }
 
-    /// Adds a member read from input: a repeated key takes the new value in its old place.
-    /// Past a few members duplicates are found once at the end ([`Map::dedupe`]), so a
-    /// hostile object of many keys stays O(n log n).
-    /// `true` when the key was already there.
+    /// Adds a member read from input: a repeated key takes the new value in its old place
+    /// (see `pairs.rs`). `true` when the key was already there.
     pub(super) fn push(&mut self, k: Cow<'a, str>, v: Value<'a>) -> bool {
-        if self.members.len() < SCAN_LIMIT {
-            if let Some(slot) = self.members.iter_mut().find(|(key, _)| *key == k) {
-                slot.1 = v;
-                return true;
-            }
-        }
-        self.members.push((k, v));
-        false
+        super::pairs::push(&mut self.members, k, v)
     }
 
-    /// Merges repeated keys among members past the first `SCAN_LIMIT` (see `push`); `true`
-    /// when there were any.
+    /// Merges repeated keys past the first few members (see `push`); `true` when there were
+    /// any.
     pub(super) fn dedupe(&mut self) -> bool {
-        let n = self.members.len();
-        if n <= SCAN_LIMIT {
-            return false;
-        }
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_unstable_by(|&a, &b| self.members[a].0.cmp(&self.members[b].0).then(a.cmp(&b)));
-        let mut drop = vec![false; n];
-        let mut i = 0;
-        while i < n {
-            let mut j = i + 1;
-            while j < n && self.members[order[j]].0 == self.members[order[i]].0 {
-                j += 1;
-            }
-            if j - i > 1 {
-                // First position, last value.
-                let (first, last) = (order[i], order[j - 1]);
-                let v = std::mem::take(&mut self.members[last].1);
-                self.members[first].1 = v;
-                for &k in &order[i + 1..j] {
-                    drop[k] = true;
-                }
-            }
-            i = j;
-        }
-        let merged = drop.contains(&true);
-        let mut idx = 0;
-        self.members.retain(|_| {
-            let keep = !drop[idx];
-            idx += 1;
-            keep
-        });
-        merged
+        super::pairs::dedupe(&mut self.members)
     }
 }
 
-const SCAN_LIMIT: usize = 16;
 
 impl<'m, 'a> IntoIterator for &'m Map<'a> {
     type Item = (&'m str, &'m Value<'a>);
