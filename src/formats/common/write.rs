@@ -42,11 +42,10 @@ pub fn str(out: &mut String, s: &str) {
     while i < bytes.len() {
         // Eight bytes at a time while none needs an escape (the common case: long text);
         // a word that has one is read byte by byte.
-        let end = match bytes.get(i..i + 8) {
-            Some(chunk) => {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                if !needs_escape(u64::from_le_bytes(word)) {
+        // (`first_chunk`, not `copy_from_slice`: at opt-level "z" the latter stays a call.)
+        let end = match bytes[i..].first_chunk::<8>() {
+            Some(word) => {
+                if !needs_escape(u64::from_le_bytes(*word)) {
                     i += 8;
                     continue;
                 }
