@@ -446,9 +446,9 @@ impl<'a> Reader<'a> {
 fn plain_run(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
+    // `first_chunk` borrows the 8 bytes as an array: one 64-bit load (a `copy_from_slice`
+    // here stays a call at opt-level z).
+    while let Some(&w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let w = u64::from_le_bytes(w);
         let quote = w ^ (ONES * u64::from(b'"'));
         let slash = w ^ (ONES * u64::from(b'\\'));
