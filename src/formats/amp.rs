@@ -43,7 +43,7 @@ mod tests {
     #[test]
     fn thread_ids_mark_amp_and_lines_read_like_claude() {
         let init = r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"T-1","tools":["Bash"],"mcp_servers":[]}"#;
-        let v: Value = serde_json::from_str(init).unwrap();
+        let v = crate::formats::common::read::parse(init).unwrap();
         assert_eq!(detect(&v), Confidence::Sure);
         assert_eq!(
             parse_line(init, "t"),
@@ -60,7 +60,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let odd = r#"{"type":"mystery","session_id":"T-1"}"#;
-        let v: Value = serde_json::from_str(odd).unwrap();
+        let v = crate::formats::common::read::parse(odd).unwrap();
         assert_eq!(detect(&v), Confidence::No);
         let mut out = Vec::new();
         parse(&v, odd, "t", None, &mut out);

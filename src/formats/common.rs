@@ -9,6 +9,9 @@ pub mod budget;
 pub mod diff;
 mod num;
 pub mod pairs;
+pub mod read;
+#[cfg(test)]
+mod serde_ref;
 mod shape;
 mod texts;
 mod val;
@@ -336,7 +339,7 @@ pub fn parse_object(line: &str) -> Option<Value<'_>> {
     parse_object_read(line).map(|(v, _)| v)
 }
 
-/// [`parse_object`], and whether serde_json read the line as it is, without repeated
+/// [`parse_object`], and whether the line was read as it is, without repeated
 /// top-level keys (`false`: repeated keys, or read only after [`js_json_to_serde`]).
 pub(crate) fn parse_object_read(line: &str) -> Option<(Value<'_>, bool)> {
     let t = line.trim();
@@ -350,48 +353,8 @@ pub(crate) fn parse_object_read(line: &str) -> Option<(Value<'_>, bool)> {
 }
 
 fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
-    let mut de = serde_json::Deserializer::from_str(t);
-    // `deserialize_any` with our own errors for non-objects: `deserialize_map` would reach
-    // serde_json's invalid-type message, which links core's float formatting (~19 KB wasm).
-    let (map, repeated) = serde::Deserializer::deserialize_any(&mut de, TopLevel).ok()?;
-    de.end().ok()?;
+    let (map, repeated) = read::parse_top_object(t, UNREAD_KEYS)?;
     Some((Value::Object(map), repeated))
-}
-
-struct TopLevel;
-
-impl<'de> serde::de::Visitor<'de> for TopLevel {
-    type Value = (Map<'de>, bool);
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Err(E::custom("not an object"))
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Err(E::custom("not an object"))
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Err(E::custom("not an object"))
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Err(E::custom("not an object"))
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Err(E::custom("not an object"))
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-        Err(E::custom("not an object"))
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(serde::de::Error::custom("not an object"))
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, access: A) -> Result<Self::Value, A::Error> {
-        val::read_map(access, UNREAD_KEYS)
-    }
 }
 
 /// What `JSON.parse` accepts and serde_json refuses, rewritten so serde_json reads it the way
@@ -452,9 +415,8 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
                 i += 1;
             }
             let token = &t[start..i];
-            // Read with the line's own value reader: `serde_json::Number`'s would link serde's
-            // invalid-type message and with it core's float formatting (~10 KB of wasm).
-            if serde_json::from_str::<Value>(token).is_err() {
+            // Read with the line's own value reader (what the line failed on).
+            if read::parse(token).is_none() {
                 out.push_str(&t[last..start]);
                 out.push_str(if c == b'-' { "-1.7976931348623157e308" } else { "1.7976931348623157e308" });
                 last = i;

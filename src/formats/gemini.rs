@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn detection_is_precise() {
-        let sure = |l: &str| detect(&serde_json::from_str(l).unwrap());
+        let sure = |l: &str| detect(&crate::formats::common::read::parse(l).unwrap());
         assert_eq!(
             sure(r#"{"type":"init","timestamp":"t","session_id":"s","model":"m"}"#),
             Confidence::Sure

@@ -252,7 +252,7 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         Some((n, d)) => (n, d.trim_start().strip_prefix("data=").unwrap_or(d)),
         None => (rest, ""),
     };
-    let parsed = serde_json::from_str::<Value>(data.trim()).ok();
+    let parsed = common::read::parse(data.trim());
     let d = parsed.as_ref().filter(|v| v.is_object()).unwrap_or(&Value::Null);
     // A data part that is not a JSON object (cut short, or another shape) is shown as it is,
     // not dropped; `reasoning.available` has its own fallback text.

@@ -126,9 +126,9 @@ fn arguments(args: Option<&Value>) -> Json {
     match args {
         None | Some(Value::Null) => Json::Object(Default::default()),
         Some(Value::String(s)) if s.trim().is_empty() => Json::Object(Default::default()),
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(s.trim()) {
-            Ok(parsed) => parsed.to_json(),
-            Err(_) => Json::from(s.to_string()),
+        Some(Value::String(s)) => match common::read::parse(s.trim()) {
+            Some(parsed) => parsed.to_json(),
+            None => Json::from(s.to_string()),
         },
         Some(other) => other.to_json(),
     }

@@ -175,8 +175,8 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
             Some((s, d)) => (s, d.trim_start().strip_prefix("data=").unwrap_or("")),
             None => (rest, ""),
         };
-        match serde_json::from_str::<Value>(data.trim()) {
-            Ok(d @ Value::Object(_)) => {
+        match common::read::parse(data.trim()) {
+            Some(d @ Value::Object(_)) => {
                 let mut payload = common::Map::default();
                 payload.insert("runId", Value::String(run.into()));
                 payload.insert("stream", Value::String(stream.into()));

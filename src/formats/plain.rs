@@ -55,7 +55,7 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     if !(t.starts_with('[') && t.ends_with(']') && t.contains('{')) {
         return false;
     }
-    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(t) else {
+    let Some(Value::Array(items)) = crate::formats::common::read::parse(t) else {
         return false;
     };
     if items.is_empty() || !items.iter().all(Value::is_object) {

@@ -191,13 +191,13 @@ impl Parser<'_> {
                 return None;
             }
         }
-        // serde_json's reader (already in the binary) does the conversion; the text is valid
+        // The line reader (`formats::common::read`) does the conversion; the text is valid
         // JSON, so its only failure is a magnitude past f64, which JS reads as Infinity.
         let text = self.src.get(start..self.i)?;
-        Some(Js::Num(match serde_json::from_str::<crate::formats::common::Value>(text) {
-            Ok(v) => v.as_f64().unwrap_or(f64::NAN),
-            Err(_) if text.starts_with('-') => f64::NEG_INFINITY,
-            Err(_) => f64::INFINITY,
+        Some(Js::Num(match crate::formats::common::read::parse(text) {
+            Some(v) => v.as_f64().unwrap_or(f64::NAN),
+            None if text.starts_with('-') => f64::NEG_INFINITY,
+            None => f64::INFINITY,
         }))
     }
 

@@ -6,7 +6,7 @@ use crate::parser::{parse_line, StdoutParser};
 use crate::Format;
 
 fn v(s: &str) -> Value<'_> {
-    serde_json::from_str(s).unwrap()
+    crate::formats::common::read::parse(s).unwrap()
 }
 
 fn texts(entries: &[Entry]) -> Vec<(String, String)> {
@@ -373,12 +373,12 @@ fn bench_session_file() {
         let t1 = std::time::Instant::now();
         let mut values = 0;
         for line in text.lines() {
-            values += usize::from(serde_json::from_str::<Value>(line).is_ok());
+            values += usize::from(crate::formats::common::read::parse(line).is_some());
         }
         let json = t1.elapsed();
         let parsed: Vec<Value> = text
             .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
+            .filter_map(crate::formats::common::read::parse)
             .collect();
         let t2 = std::time::Instant::now();
         let mut state = State::default();

@@ -8,7 +8,7 @@
 
 use crate::entry::Entry;
 use crate::formats::common::{str_of, type_of, Emit, Owned};
-use crate::formats::common::{Json, Value};
+use crate::formats::common::{read, Json, Value};
 
 /// Diff lines shown per call (file headers included).
 pub(super) const MAX_DIFF_LINES: usize = 400;
@@ -111,12 +111,11 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
         let Some(i) = s.get(pos..).and_then(|rest| rest.find(BEGIN)) else { break };
         let start = pos + i;
         if start > 0 && s[..start].ends_with('"') {
-            // Read as a Value (not a String) so serde's type-mismatch messages, which format
-            // floats, stay out of the wasm; a token opening with `"` is a string or an error.
-            let mut it = serde_json::Deserializer::from_str(&s[start - 1..]).into_iter::<Value>();
-            if let Some(Ok(Value::String(decoded))) = it.next() {
+            // The JSON string that opens at the quote (a token opening with `"` is a string
+            // or an error), and where it ends.
+            if let Some((Value::String(decoded), end)) = read::parse_prefix(&s[start - 1..]) {
                 found.push(cut_at_end(&decoded, END));
-                pos = start - 1 + it.byte_offset();
+                pos = start - 1 + end;
                 continue;
             }
         }

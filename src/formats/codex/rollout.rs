@@ -13,7 +13,7 @@ use crate::entry::Entry;
 use crate::formats::common::{
     self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
-use crate::formats::common::{Json, Value};
+use crate::formats::common::{read, Json, Value};
 use std::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
@@ -169,8 +169,8 @@ fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
     match ty {
         "function_call" => {
             let args = str_of(p, "arguments").unwrap_or("");
-            let input = match serde_json::from_str::<Value>(args) {
-                Ok(v @ (Value::Object(_) | Value::Array(_))) => v.to_json(),
+            let input = match read::parse(args) {
+                Some(v @ (Value::Object(_) | Value::Array(_))) => v.to_json(),
                 _ => match p.get("arguments") {
                     Some(Value::String(s)) => Json::from(s.owned()),
                     Some(other) => other.to_json(),
@@ -201,8 +201,8 @@ fn call_of(p: &Value, ty: &str) -> (String, Json, Option<String>) {
 fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
     let parsed;
     let v = match output {
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
-            Ok(o @ Value::Object(_)) if o.get("output").is_some() || o.get("content").is_some() => {
+        Some(Value::String(s)) => match read::parse(s) {
+            Some(o @ Value::Object(_)) if o.get("output").is_some() || o.get("content").is_some() => {
                 parsed = o;
                 &parsed
             }

@@ -3,47 +3,97 @@
 //! [`MAX_STR`] bytes, else `null`; nested arrays and objects are scanned, not built. Any
 //! other value is `null`. Enough to tell which tool wrote a Claude `toolUseResult`
 //! (`{"type":"text","file":{…}}` is Read's) at a fraction of building it.
+//!
+//! What is checked is what serde_json checked when this was a set of serde visitors (the
+//! line must be accepted or refused the same way): the shape's own keys and scalar values
+//! are read in full (`read.rs`); a nested array's elements, and a nested object's values,
+//! are scanned the way serde_json's `IgnoredAny` scans them ([`Reader::skip`]), though a
+//! nested object's own keys are still read in full.
 
-use super::val::{Map, Value, ValueVisitor};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use super::read::Reader;
+use super::val::{Map, Value};
 use std::borrow::Cow;
-use std::fmt;
 
 /// Longest string value kept in a shape.
-const MAX_STR: usize = 64;
+pub(super) const MAX_STR: usize = 64;
 
-/// A shape (see the module doc).
-pub(super) struct Shape<'de>(pub Value<'de>);
+impl<'a> Reader<'a> {
+    /// The shape of the value at the cursor.
+    pub(super) fn shape(&mut self) -> Option<Value<'a>> {
+        self.ws();
+        match self.peek()? {
+            b'{' => {
+                self.i += 1;
+                let mut map = Map::default();
+                if self.open(b'}')? {
+                    loop {
+                        let k = self.key()?;
+                        let v = self.shape_member()?;
+                        map.push(k, v);
+                        if !self.more(b'}')? {
+                            break;
+                        }
+                    }
+                }
+                map.dedupe();
+                Some(Value::Object(map))
+            }
+            b'[' => {
+                self.i += 1;
+                self.skip_elements()?;
+                Some(Value::Null)
+            }
+            // A scalar is read in full and dropped.
+            _ => self.value().map(|_| Value::Null),
+        }
+    }
 
-/// A member value of a shape: a short scalar, or `null`.
-struct Scalar<'de>(Value<'de>);
+    /// A member value of a shape: a short scalar, or `null`.
+    fn shape_member(&mut self) -> Option<Value<'a>> {
+        self.ws();
+        match self.peek()? {
+            b'"' => {
+                self.i += 1;
+                let s = self.string()?;
+                Some(short(s))
+            }
+            b'[' => {
+                self.i += 1;
+                self.skip_elements()?;
+                Some(Value::Null)
+            }
+            b'{' => {
+                self.i += 1;
+                if self.open(b'}')? {
+                    loop {
+                        self.key()?;
+                        self.skip()?;
+                        if !self.more(b'}')? {
+                            break;
+                        }
+                    }
+                }
+                Some(Value::Null)
+            }
+            _ => self.value(),
+        }
+    }
 
-struct Top;
-struct Inner;
-
-impl<'de> Deserialize<'de> for Shape<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(Top).map(Shape)
+    /// An array's elements, each scanned; the cursor just past its `[`.
+    fn skip_elements(&mut self) -> Option<()> {
+        if self.open(b']')? {
+            loop {
+                self.skip()?;
+                if !self.more(b']')? {
+                    break;
+                }
+            }
+        }
+        Some(())
     }
 }
 
-impl<'de> Deserialize<'de> for Scalar<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(Inner).map(Scalar)
-    }
-}
-
-fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
-    while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-fn short<'de>(s: Cow<'de, str>) -> Value<'de> {
+fn short(s: Cow<'_, str>) -> Value<'_> {
     if s.len() <= MAX_STR {
         Value::String(s)
     } else {
@@ -51,100 +101,22 @@ fn short<'de>(s: Cow<'de, str>) -> Value<'de> {
     }
 }
 
-macro_rules! scalars_null {
-    () => {
-        fn visit_bool<E>(self, _: bool) -> Result<Value<'de>, E> {
-            Ok(Value::Null)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Value<'de>, E> {
-            Ok(Value::Null)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Value<'de>, E> {
-            Ok(Value::Null)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Value<'de>, E> {
-            Ok(Value::Null)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Value<'de>, E> {
-            Ok(Value::Null)
-        }
-    };
-}
-
-impl<'de> Visitor<'de> for Top {
-    type Value = Value<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    scalars_null!();
-    fn visit_unit<E>(self) -> Result<Value<'de>, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value<'de>, A::Error> {
-        drain_seq(seq).map(|_| Value::Null)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value<'de>, A::Error> {
-        let mut map = Map::default();
-        while let Some(key) = access.next_key::<Cow<'de, str>>()? {
-            let Scalar(v) = access.next_value()?;
-            map.push(key, v);
-        }
-        map.dedupe();
-        Ok(Value::Object(map))
-    }
-}
-
-impl<'de> Visitor<'de> for Inner {
-    type Value = Value<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    // Scalars as a whole value reads them.
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value<'de>, E> {
-        ValueVisitor.visit_bool(b)
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value<'de>, E> {
-        ValueVisitor.visit_i64(n)
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value<'de>, E> {
-        ValueVisitor.visit_u64(n)
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value<'de>, E> {
-        ValueVisitor.visit_f64(n)
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Value<'de>, E> {
-        Ok(short(Cow::Borrowed(s)))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Value<'de>, E> {
-        Ok(if s.len() <= MAX_STR { Value::String(Cow::Owned(s.to_owned())) } else { Value::Null })
-    }
-    fn visit_unit<E>(self) -> Result<Value<'de>, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value<'de>, A::Error> {
-        drain_seq(seq).map(|_| Value::Null)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value<'de>, A::Error> {
-        drain_map(map).map(|_| Value::Null)
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::read::parse_top_object;
     use super::*;
 
     #[test]
     fn keeps_keys_and_short_scalars_only() {
-        let j = r#"{"type":"text","file":{"filePath":"/a","content":"x"},"n":3,"long":"0123456789012345678901234567890123456789012345678901234567890123456789","list":[1,2]}"#;
-        let Shape(v) = serde_json::from_str(j).unwrap();
+        let j = r#"{"r":{"type":"text","file":{"filePath":"/a","content":"x"},"n":3,"long":"0123456789012345678901234567890123456789012345678901234567890123456789","list":[1,2]}}"#;
+        let (m, _) = parse_top_object(j, &["r"]).unwrap();
+        let v = m.get("r").unwrap();
         assert_eq!(v.get("type").and_then(Value::as_str), Some("text"));
         assert!(v.get("file").is_some_and(Value::is_null));
         assert!(v.get("long").is_some_and(Value::is_null));
         assert!(v.get("list").is_some_and(Value::is_null));
         assert!(v.get("n").is_some_and(|n| !n.is_null()));
-        let Shape(s) = serde_json::from_str(r#""Error: nope""#).unwrap();
-        assert!(s.is_null());
+        let (m, _) = parse_top_object(r#"{"r":"Error: nope"}"#, &["r"]).unwrap();
+        assert!(m.get("r").unwrap().is_null());
     }
 }

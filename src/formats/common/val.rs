@@ -6,17 +6,15 @@
 //! line itself (`Cow::Borrowed`), keeps an object's members in one `Vec` in input order, and
 //! finds a key by a short linear scan (objects in agent output have a handful of keys).
 //!
-//! It reads the way `serde_json::Value` (with `preserve_order`) reads, so the modules keep
-//! their meaning: numbers are `serde_json::Number` (a non-finite float becomes `Null`), a
-//! duplicate key keeps its first position and its last value, and `compact_json` writes the
-//! same text. Only the values a module turns into output (tool inputs) are converted to
+//! It is read from text by `read.rs`, the way `serde_json::Value` (with `preserve_order`)
+//! reads, so the modules keep their meaning: numbers are `serde_json::Number`, a duplicate
+//! key keeps its first position and its last value, and `compact_json` writes the same
+//! text. Only the values a module turns into output (tool inputs) are converted to
 //! `serde_json::Value`, with [`Value::to_json`].
 
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Number;
 use std::borrow::Cow;
-use std::fmt;
 
 /// One JSON value of a line; strings borrow from the line when they hold no escapes.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -192,9 +190,19 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// A value built from a `serde_json::Value` (tests and callers that already hold one).
+    /// A value built from a `serde_json::Value` (tests and callers that already hold one),
+    /// borrowing its strings.
     pub fn from_json(v: &'a serde_json::Value) -> Value<'a> {
-        Value::deserialize(v).unwrap_or_default()
+        match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.clone()),
+            serde_json::Value::String(s) => Value::String(Cow::Borrowed(s)),
+            serde_json::Value::Array(items) => Value::Array(items.iter().map(Value::from_json).collect()),
+            serde_json::Value::Object(m) => Value::Object(Map {
+                members: m.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), Value::from_json(v))).collect(),
+            }),
+        }
     }
 }
 
@@ -402,117 +410,6 @@ impl<'a> From<Map<'a>> for Value<'a> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Reading
-
-pub(super) struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, b: bool) -> Result<Value<'de>, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E>(self, n: i64) -> Result<Value<'de>, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_u64<E>(self, n: u64) -> Result<Value<'de>, E> {
-        Ok(Value::Number(n.into()))
-    }
-    fn visit_f64<E>(self, n: f64) -> Result<Value<'de>, E> {
-        Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Value<'de>, E> {
-        Ok(Value::String(Cow::Borrowed(s)))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Value<'de>, E> {
-        Ok(Value::String(Cow::Owned(String::from(s))))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Value<'de>, E> {
-        Ok(Value::String(Cow::Owned(s)))
-    }
-    fn visit_unit<E>(self) -> Result<Value<'de>, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value<'de>, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value<'de>, D::Error> {
-        Value::deserialize(d)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value<'de>, A::Error> {
-        let mut items = Vec::new();
-        while let Some(v) = seq.next_element()? {
-            items.push(v);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Value<'de>, A::Error> {
-        read_map(access, &[]).map(|(m, _)| Value::Object(m))
-    }
-}
-
-/// An object's members, leaving out the keys in `skip` (scanned, not built), and whether a
-/// key was repeated.
-pub(super) fn read_map<'de, A: MapAccess<'de>>(
-    mut access: A,
-    skip: &[&str],
-) -> Result<(Map<'de>, bool), A::Error> {
-    let mut map = Map::default();
-    let mut repeated = false;
-    while let Some(key) = access.next_key_seed(KeySeed)? {
-        if skip.contains(&&*key) {
-            // Large and never shown: only its shape is kept (`shape.rs`).
-            let super::shape::Shape(v) = access.next_value()?;
-            repeated |= map.push(key, v);
-        } else {
-            repeated |= map.push(key, access.next_value()?);
-        }
-    }
-    repeated |= map.dedupe();
-    Ok((map, repeated))
-}
-
-impl<'de> Deserialize<'de> for Value<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value<'de>, D::Error> {
-        d.deserialize_any(ValueVisitor)
-    }
-}
-
-/// A key, borrowed when it has no escapes.
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a key")
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(s))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(String::from(s)))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s))
-    }
-}
-
-// ---------------------------------------------------------------------------------------
 // Writing (compact JSON of a value shown as text, in input key order)
 
 impl Serialize for Value<'_> {
@@ -545,7 +442,7 @@ mod tests {
     use super::*;
 
     fn parse(t: &str) -> Value<'_> {
-        serde_json::from_str(t).unwrap()
+        super::super::read::parse(t).unwrap()
     }
 
     #[test]

@@ -29,9 +29,9 @@ pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
     if key == "function" {
         return match inner.get("arguments") {
             Some(Value::String(s)) => {
-                match serde_json::from_str::<Value>(s) {
-                    Ok(v) => v.to_json(),
-                    Err(_) => Json::from(s.owned()),
+                match common::read::parse(s) {
+                    Some(v) => v.to_json(),
+                    None => Json::from(s.owned()),
                 }
             }
             Some(other) => other.to_json(),
