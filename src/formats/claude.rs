@@ -405,7 +405,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                     }
                 }
             }
-            lines.join("\n")
+            common::join(&lines, "\n")
         }
         Some(obj @ Value::Object(_)) => {
             if let Some(code) = str_of(obj, "error_code") {
@@ -423,7 +423,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                     is_error = true;
                     parts.push(format!("(exit code {})", common::num_text(code)));
                 }
-                parts.join("\n")
+                common::join(&parts, "\n")
             } else if let Some(url) = str_of(obj, "url") {
                 url.owned()
             } else {

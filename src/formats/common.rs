@@ -185,7 +185,7 @@ pub fn content_text(v: &Value) -> String {
                     parts.push(part);
                 }
             }
-            parts.join("\n")
+            join(&parts, "\n")
         }
         Value::Object(_) => block_text(v),
         other => compact_json(other),
@@ -315,13 +315,17 @@ pub fn short_fields(v: &Value, n: usize) -> String {
         }
         let shown = match val {
             Value::String(s) if !s.is_empty() && s.chars().count() <= 80 => s.owned(),
-            Value::Number(num) => num.to_string(),
+            Value::Number(num) => {
+                let mut s = String::new();
+                write::number(&mut s, num);
+                s
+            }
             Value::Bool(b) => b.to_string(),
             _ => continue,
         };
         parts.push(format!("{k}: {shown}"));
     }
-    parts.join(", ")
+    join(&parts, ", ")
 }
 
 /// Top-level keys that can be large and are never shown: only their shape is built when a

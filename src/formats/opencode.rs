@@ -231,7 +231,7 @@ fn done(v: &Value, ts: &str) -> Entry {
             ts,
             format!(
                 "run finished ({reason}); auto-rejected permissions: {}",
-                rejected.join(", ")
+                common::join(&rejected, ", ")
             ),
         )
     }

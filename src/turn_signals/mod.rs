@@ -312,7 +312,7 @@ pub fn turn_signal_notices(text: &str) -> Vec<String> {
             _ => Vec::new(),
         };
         let title = gate.get("title").as_str().unwrap_or_default();
-        out.push(clip(format!("Awaiting choice: {title} ({})", labels.join(" / "))));
+        out.push(clip(format!("Awaiting choice: {title} ({})", crate::formats::common::join(&labels, " / "))));
     }
     for v in parse_markdown_views(text) {
         out.push(clip(format!("View: {}", v.title)));

@@ -75,7 +75,7 @@ fn session(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         None => agent.owned(),
     };
     if !tail.is_empty() {
-        model.push_str(&format!(" ({})", tail.join(" / ")));
+        model.push_str(&format!(" ({})", common::join(&tail, " / ")));
     }
     let id = ["acpSessionId", "sessionId", "runtimeSessionName"]
         .iter()
@@ -234,7 +234,7 @@ fn error(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         details.push("retryable".owned());
     }
     if !details.is_empty() {
-        text.push_str(&format!(" ({})", details.join(", ")));
+        text.push_str(&format!(" ({})", common::join(&details, ", ")));
     }
     out.emit(Entry::stderr(ts, text));
     if let Some(tail) = nonempty_str(v, "childStderrTail") {

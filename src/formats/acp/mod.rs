@@ -213,10 +213,10 @@ pub(crate) fn usage_text(used: Option<f64>, size: Option<f64>, cost: Option<&Val
             })
             .collect();
         if !tokens.is_empty() {
-            parts.push(format!("tokens {}", tokens.join(", ")));
+            parts.push(format!("tokens {}", common::join(&tokens, ", ")));
         }
     }
-    parts.join(" · ")
+    common::join(&parts, " · ")
 }
 
 /// The fallback for an event neither reader knows: a system entry naming it.

@@ -107,7 +107,7 @@ fn update(u: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) 
             let text = if names.is_empty() {
                 "available commands: none".owned()
             } else {
-                format!("available commands ({}): {}", names.len(), common::clip(&names.join(", "), 400))
+                format!("available commands ({}): {}", names.len(), common::clip(&common::join(&names, ", "), 400))
             };
             out.emit(Entry::system(ts, text));
         }
@@ -120,7 +120,7 @@ fn update(u: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) 
                 .and_then(Value::as_array)
                 .map(|a| a.iter().map(config_option).collect())
                 .unwrap_or_default();
-            out.emit(Entry::system(ts, format!("config: {}", opts.join(", "))));
+            out.emit(Entry::system(ts, format!("config: {}", common::join(&opts, ", "))));
         }
         "session_info_update" => {
             let text = match nonempty_str(u, "title") {
@@ -334,7 +334,7 @@ fn request(method: &str, p: &Value, ts: &str, out: &mut Vec<Entry>) {
         }
         "terminal/create" => {
             let args: Vec<&str> = p.get("args").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-            format!("terminal: {} {}", s("command"), args.join(" ")).trim_end().owned()
+            format!("terminal: {} {}", s("command"), common::join(&args, " ")).trim_end().owned()
         }
         m if m.starts_with("terminal/") => format!("{m} {}", s("terminalId")),
         m => {
@@ -386,7 +386,7 @@ fn permission_text(p: &Value) -> String {
     if options.is_empty() {
         format!("permission requested: {what}")
     } else {
-        format!("permission requested: {what}; options: {}", options.join(", "))
+        format!("permission requested: {what}; options: {}", common::join(&options, ", "))
     }
 }
 

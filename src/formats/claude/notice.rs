@@ -53,7 +53,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
                 if lines.is_empty() {
                     head.owned()
                 } else {
-                    format!("{head}: {}", clip(&lines.join(" "), 300))
+                    format!("{head}: {}", clip(&common::join(&lines, " "), 300))
                 }
             }
         }
@@ -150,7 +150,7 @@ fn rate_limit(info: &Value) -> String {
     if parts.is_empty() {
         format!("rate limit: {status}")
     } else {
-        format!("rate limit: {status} ({})", parts.join(", "))
+        format!("rate limit: {status} ({})", common::join(&parts, ", "))
     }
 }
 

@@ -236,7 +236,7 @@ fn compacted(v: &Value) -> String {
     if parts.is_empty() {
         "compacted conversation".owned()
     } else {
-        format!("compacted conversation ({})", parts.join(", "))
+        format!("compacted conversation ({})", common::join(&parts, ", "))
     }
 }
 

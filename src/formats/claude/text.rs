@@ -122,7 +122,7 @@ pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entr
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
                 .collect();
-            parts.join("\n")
+            common::join(&parts, "\n")
         }
         _ => String::new(),
     };

@@ -169,7 +169,7 @@ pub(super) fn parse(
                 .collect();
             out.emit(Entry::system(
                 ts,
-                format!("turn diff: {} file(s) changed {}", files.len(), files.join(", ")),
+                format!("turn diff: {} file(s) changed {}", files.len(), common::join(&files, ", ")),
             ));
         }
         "exec_approval_request" => out.emit(Entry::system(
@@ -184,7 +184,7 @@ pub(super) fn parse(
             let files = msg.get("changes").map(diff::change_names).unwrap_or_default();
             out.emit(Entry::system(
                 ts,
-                format!("approval requested to patch: {}{}", files.join(", "), reason_suffix(msg)),
+                format!("approval requested to patch: {}{}", common::join(&files, ", "), reason_suffix(msg)),
             ));
         }
         "session_configured" => out.emit(Entry::init(

@@ -257,7 +257,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             if failed {
                 lines.insert(0, format!("patch {status}"));
             }
-            (lines.join("\n"), failed)
+            (common::join(&lines, "\n"), failed)
         }
         "mcp_tool_call" => {
             let err = item.get("error").filter(|e| !e.is_null());
@@ -292,7 +292,7 @@ fn result_of(item: &Value, item_ty: &str) -> (String, bool) {
             if lines.is_empty() {
                 lines.push(status.owned());
             }
-            (lines.join("\n"), failed)
+            (common::join(&lines, "\n"), failed)
         }
         "web_search" => super::search::result(item),
         // A string, an object's `message` (else its JSON); the status (`done`) when none.
@@ -361,7 +361,7 @@ fn questions_text(v: &Value) -> String {
             .filter_map(|o| str_of(o, "label").or_else(|| o.as_str()))
             .collect();
         if !options.is_empty() {
-            let _ = write!(text, " [{}]", options.join(" / "));
+            let _ = write!(text, " [{}]", common::join(&options, " / "));
         }
     }
     text

@@ -66,7 +66,7 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
         parts.push(format!("git branch {branch}"));
     }
     if !parts.is_empty() {
-        out.emit(Entry::system(ts, format!("codex session: {}", parts.join(" · "))));
+        out.emit(Entry::system(ts, format!("codex session: {}", common::join(&parts, " · "))));
     }
 }
 
@@ -87,7 +87,7 @@ fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<En
     {
         parts.push(format!("sandbox {mode}"));
     }
-    let text = format!("turn settings: {}", parts.join(" · "));
+    let text = format!("turn settings: {}", common::join(&parts, " · "));
     let k = key("turn-context", &text);
     if st.turn_context != Some(k) {
         st.turn_context = Some(k);
@@ -296,7 +296,7 @@ fn message(p: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
                     }
                 }
             }
-            let text = texts.join("\n");
+            let text = common::join(&texts, "\n");
             if text.is_empty() && images == 0 {
                 return;
             }

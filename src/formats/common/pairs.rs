@@ -9,6 +9,8 @@
 //! of code into every wasm build for this rarely taken path (ipnsort with its sorting
 //! networks), where a heapsort is a few hundred bytes with the same bound.
 
+use std::cmp::Ordering;
+
 /// Members checked for a repeated key as they are added.
 pub const SCAN_LIMIT: usize = 16;
 
@@ -32,34 +34,45 @@ pub fn dedupe<K: Ord, V: Default>(pairs: &mut Vec<(K, V)>) -> bool {
     if n <= SCAN_LIMIT {
         return false;
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    // By key, then by position: equal keys end up together, in input order.
-    heapsort(&mut order, |a, b| pairs[a].0.cmp(&pairs[b].0).then(a.cmp(&b)).is_lt());
+    let runs = equal_runs(n, &|a, b| pairs[a].0.cmp(&pairs[b].0));
     let mut drop = vec![false; n];
-    let mut i = 0;
-    while i < n {
-        let mut j = i + 1;
-        while j < n && pairs[order[j]].0 == pairs[order[i]].0 {
-            j += 1;
+    for run in &runs {
+        let (first, last) = (run[0], run[run.len() - 1]);
+        let v = std::mem::take(&mut pairs[last].1);
+        pairs[first].1 = v;
+        for &k in &run[1..] {
+            drop[k] = true;
         }
-        if j - i > 1 {
-            let (first, last) = (order[i], order[j - 1]);
-            let v = std::mem::take(&mut pairs[last].1);
-            pairs[first].1 = v;
-            for &k in &order[i + 1..j] {
-                drop[k] = true;
-            }
-        }
-        i = j;
     }
-    let merged = drop.contains(&true);
     let mut idx = 0;
     pairs.retain(|_| {
         let keep = !drop[idx];
         idx += 1;
         keep
     });
-    merged
+    !runs.is_empty()
+}
+
+/// The positions `0..n` whose keys (compared by `cmp`) occur more than once, one run per
+/// key, each in input order. Not generic, so the sort exists once in the wasm whatever the
+/// key type.
+fn equal_runs(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..n).collect();
+    // By key, then by position: equal keys end up together, in input order.
+    heapsort(&mut order, |a, b| cmp(a, b).then(a.cmp(&b)).is_lt());
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n && cmp(order[j], order[i]).is_eq() {
+            j += 1;
+        }
+        if j - i > 1 {
+            runs.push(order[i..j].to_vec());
+        }
+        i = j;
+    }
+    runs
 }
 
 /// Sorts `v` ascending by `less` (a strict total order).

@@ -105,7 +105,7 @@ fn message(m: &Value, ts: &str, totals: &mut Tokens, out: &mut Vec<Entry>) {
                 .filter(|t| !t.is_empty())
                 .collect();
             if !thoughts.is_empty() {
-                out.emit(Entry::thinking(ts, thoughts.join("\n\n")));
+                out.emit(Entry::thinking(ts, common::join(&thoughts, "\n\n")));
             }
             if !content.is_empty() {
                 out.emit(Entry::assistant(ts, content));
@@ -154,7 +154,7 @@ fn tool_call(call: &Value, ts: &str, out: &mut Vec<Entry>) {
     let content = if parts.is_empty() {
         if status.is_empty() { "(no output)".owned() } else { status.owned() }
     } else {
-        parts.join("\n")
+        common::join(&parts, "\n")
     };
     out.emit(Entry::tool_result(ts, id, Some(name.owned()), content, is_error));
 }
