@@ -61,7 +61,7 @@ pub fn parse_line_stamped(format: Option<Format>, line: &str, ts_of: TsOf) -> Ve
 // them out of line and reads `format` and `states` at run time. Inlined there, the branches
 // those constants rule out are dropped: with no JSON runtime compiled in (Hermes alone),
 // nothing is ever detected, so the JSON dispatch, the turn-signal notices and the code only
-// they use go (~26 KB of wasm, 10 KB gzip). Other builds keep one copy for every caller.
+// they use go (Hermes: 14.5 KB of wasm, 6 KB gzip). Other builds keep one copy per caller.
 #[cfg_attr(feature = "stateless-only", inline(always))]
 fn parse_line_into(
     line: &str,
