@@ -354,13 +354,15 @@ fn gate_js(gate: Gate) -> Js {
 }
 
 /// The gate [`parse_await_gate`] finds, read with the line reader (see [`GateJson`]). It
-/// gives the same gate: what `JSON.parse` accepts and that reader refuses (a lone surrogate
-/// escape, a number past f64) is rewritten first, as for a stdout line. The one difference:
-/// a body nested deeper than the line reader's 127 levels has no notice.
+/// gives the same gate: a body `JSON.parse` accepts and that reader refuses (a lone
+/// surrogate escape, a number past f64) is rewritten first, as for a stdout line. The one
+/// difference: a body nested deeper than the line reader's 127 levels has no notice.
 fn notice_gate(text: &str) -> Option<Gate> {
     blocks(text, "await-choices").into_iter().rev().find_map(|body| match read::parse(body) {
         Some(v) => gate_of(&v),
-        None => gate_of(&read::parse(&js_json_to_serde(body)?)?),
+        // The rewrite would also "repair" a malformed number (`01`): JSON.parse's grammar first.
+        None if read::is_json(body) => gate_of(&read::parse(&js_json_to_serde(body)?)?),
+        None => None,
     })
 }
 
@@ -528,6 +530,10 @@ mod tests {
             r#"{"options":[{"label":" x ","stop":true,"default":1,"detail":"\u2028d"}],"multi":true,"file":"f"}"#,
             r#"[{"options":[{"label":"x"}]}]"#,
             r#"{"options":[{"label":"x"}]} trailing"#,
+            r#"{"options":[{"label":"x"}],"n":01}"#,
+            r#"{"options":[{"label":"x"}],"n":-}"#,
+            r#"{"options":[{"label":"x"}],"n":1.}"#,
+            r#"{"options":[{"label":"x","n":-1e400}],"s":"\ud83d"}"#,
             r#"{"options":["x",{"label":""},{"label":"z","id":"  "}],"recommended":"opt:2"}"#,
         ] {
             texts.push(body(b));
