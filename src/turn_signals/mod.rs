@@ -13,6 +13,7 @@ mod emitter;
 
 pub use emitter::TurnSignalEmitter;
 
+use crate::formats::common::{self, js_json_to_serde, read};
 use crate::js::{self, arg, json_parse, Js, Obj};
 use serde_json::Value;
 
@@ -210,66 +211,159 @@ pub fn parse_ready_for_merge(text: &str) -> bool {
 /// `parseAwaitGate(text)`: the last `await-choices` block that yields a gate, as the
 /// library's object (`{title, options, recommended?, multi?, file?}`).
 pub fn parse_await_gate(text: &str) -> Option<Js> {
-    blocks(text, "await-choices").into_iter().rev().find_map(parse_gate_body)
+    let gate = blocks(text, "await-choices").into_iter().rev().find_map(|b| gate_of(&json_parse(b)?))?;
+    Some(gate_js(gate))
+}
+
+/// An `await-choices` gate: what [`parse_await_gate`] returns, before it becomes a JS object.
+struct Gate {
+    title: String,
+    options: Vec<GateOption>,
+    recommended: Option<String>,
+    multi: bool,
+    file: String,
+}
+
+struct GateOption {
+    id: String,
+    label: String,
+    detail: String,
+    default: bool,
+    stop: bool,
+}
+
+/// The little of a parsed JSON value that reading a gate needs. Two readers provide it:
+/// `JSON.parse` ([`Js`], the exported [`parse_await_gate`]) and the stdout parser's line
+/// reader (`formats::common::read`, for [`turn_signal_notices`]), which every build has
+/// anyway: the notices then do not pull the JS-faithful parser and object model into the
+/// per-runtime files (~14 KB of wasm, 5 KB gzip).
+trait GateJson: Sized {
+    fn field(&self, key: &str) -> Option<&Self>;
+    fn text(&self) -> Option<&str>;
+    fn items(&self) -> Option<&[Self]>;
+    fn is_true(&self) -> bool;
+}
+
+impl GateJson for Js {
+    fn field(&self, key: &str) -> Option<&Js> {
+        Some(self.get(key))
+    }
+    fn text(&self) -> Option<&str> {
+        self.as_str()
+    }
+    fn items(&self) -> Option<&[Js]> {
+        match self {
+            Js::Arr(items) => Some(items),
+            _ => None,
+        }
+    }
+    fn is_true(&self) -> bool {
+        self == &Js::Bool(true)
+    }
+}
+
+impl GateJson for common::Value<'_> {
+    fn field(&self, key: &str) -> Option<&Self> {
+        self.get(key)
+    }
+    fn text(&self) -> Option<&str> {
+        self.as_str()
+    }
+    fn items(&self) -> Option<&[Self]> {
+        self.as_array().map(Vec::as_slice)
+    }
+    fn is_true(&self) -> bool {
+        self.as_bool() == Some(true)
+    }
 }
 
 /// A trimmed string field, or `""`.
-fn str_field<'a>(v: &'a Js, key: &str) -> &'a str {
-    v.get(key).as_str().map_or("", js::trim)
+fn str_field<'a, J: GateJson>(v: &'a J, key: &str) -> &'a str {
+    v.field(key).and_then(J::text).map_or("", js::trim)
 }
 
-fn parse_gate_body(body: &str) -> Option<Js> {
-    let record = json_parse(body).filter(Js::is_object)?;
-    let Js::Arr(raw_options) = record.get("options") else { return None };
-    let mut options: Vec<Obj> = Vec::new();
+fn flag<J: GateJson>(v: &J, key: &str) -> bool {
+    v.field(key).is_some_and(J::is_true)
+}
+
+/// The gate of one parsed block body: an object with at least one labelled option.
+fn gate_of<J: GateJson>(record: &J) -> Option<Gate> {
+    let raw_options = record.field("options").and_then(J::items)?;
+    let mut options = Vec::new();
     for (i, o) in raw_options.iter().enumerate() {
         let label = str_field(o, "label");
         if label.is_empty() {
             continue;
         }
         let id = str_field(o, "id");
-        let mut opt = Obj::new()
-            .with("id", if id.is_empty() { format!("opt:{i}") } else { id.to_owned() }.into())
-            .with("label", label.into());
-        let detail = str_field(o, "detail");
-        if !detail.is_empty() {
-            opt.set("detail", detail.into());
-        }
-        for flag in ["default", "stop"] {
-            if o.get(flag) == &Js::Bool(true) {
-                opt.set(flag, true.into());
-            }
-        }
-        options.push(opt);
+        options.push(GateOption {
+            id: if id.is_empty() { format!("opt:{i}") } else { id.to_owned() },
+            label: label.to_owned(),
+            detail: str_field(o, "detail").to_owned(),
+            default: flag(o, "default"),
+            stop: flag(o, "stop"),
+        });
     }
     if options.is_empty() {
         return None;
     }
-    let named = str_field(&record, "recommended");
+    let named = str_field(record, "recommended");
     let recommended = if named.is_empty() {
         None
     } else {
-        let by = |k: &str| options.iter().find(|o| o.get(k).and_then(Js::as_str) == Some(named));
-        by("id").or_else(|| by("label")).and_then(|o| o.get("id")).cloned()
+        let by_id = options.iter().find(|o| o.id == named);
+        by_id.or_else(|| options.iter().find(|o| o.label == named)).map(|o| o.id.clone())
     };
-    let title = match str_field(&record, "title") {
+    let title = match str_field(record, "title") {
         "" => "Which option?",
         t => t,
     };
-    let mut gate = Obj::new()
-        .with("title", title.into())
-        .with("options", Js::Arr(options.into_iter().map(Js::Obj).collect()));
-    if let Some(r) = recommended {
-        gate.set("recommended", r);
+    Some(Gate {
+        title: title.to_owned(),
+        options,
+        recommended,
+        multi: flag(record, "multi"),
+        file: str_field(record, "file").to_owned(),
+    })
+}
+
+fn gate_js(gate: Gate) -> Js {
+    let options = gate.options.into_iter().map(|o| {
+        let mut opt = Obj::new().with("id", o.id.into()).with("label", o.label.into());
+        if !o.detail.is_empty() {
+            opt.set("detail", o.detail.into());
+        }
+        for (key, on) in [("default", o.default), ("stop", o.stop)] {
+            if on {
+                opt.set(key, true.into());
+            }
+        }
+        Js::Obj(opt)
+    });
+    let mut js = Obj::new().with("title", gate.title.into()).with("options", Js::Arr(options.collect()));
+    if let Some(r) = gate.recommended {
+        js.set("recommended", r.into());
     }
-    if record.get("multi") == &Js::Bool(true) {
-        gate.set("multi", true.into());
+    if gate.multi {
+        js.set("multi", true.into());
     }
-    let file = str_field(&record, "file");
-    if !file.is_empty() {
-        gate.set("file", file.into());
+    if !gate.file.is_empty() {
+        js.set("file", gate.file.into());
     }
-    Some(gate.into())
+    js.into()
+}
+
+/// The gate [`parse_await_gate`] finds, read with the line reader (see [`GateJson`]). It
+/// gives the same gate: a body `JSON.parse` accepts and that reader refuses (a lone
+/// surrogate escape, a number past f64) is rewritten first, as for a stdout line. The one
+/// difference: a body nested deeper than the line reader's 127 levels has no notice.
+fn notice_gate(text: &str) -> Option<Gate> {
+    blocks(text, "await-choices").into_iter().rev().find_map(|body| match read::parse(body) {
+        Some(v) => gate_of(&v),
+        // The rewrite would also "repair" a malformed number (`01`): JSON.parse's grammar first.
+        None if read::is_json(body) => gate_of(&read::parse(&js_json_to_serde(body)?)?),
+        None => None,
+    })
 }
 
 /// `continuationPrompt(question, answer)`.
@@ -306,13 +400,9 @@ pub fn turn_signal_notices(text: &str) -> Vec<String> {
         }
     };
     let mut out = Vec::new();
-    if let Some(gate) = parse_await_gate(text) {
-        let labels: Vec<&str> = match gate.get("options") {
-            Js::Arr(o) => o.iter().filter_map(|o| o.get("label").as_str()).collect(),
-            _ => Vec::new(),
-        };
-        let title = gate.get("title").as_str().unwrap_or_default();
-        out.push(clip(format!("Awaiting choice: {title} ({})", crate::formats::common::join(&labels, " / "))));
+    if let Some(gate) = notice_gate(text) {
+        let labels = common::join(gate.options.iter().map(|o| o.label.as_str()), " / ");
+        out.push(clip(format!("Awaiting choice: {} ({labels})", gate.title)));
     }
     for v in parse_markdown_views(text) {
         out.push(clip(format!("View: {}", v.title)));
@@ -416,7 +506,43 @@ pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::slugify;
+    use super::{gate_js, notice_gate, parse_await_gate, slugify};
+
+    /// The notices' gate (line reader) is the exported one (`JSON.parse`) on every recorded
+    /// `parseAwaitGate` case and on what only `JSON.parse` reads as it is.
+    #[test]
+    fn notice_gate_is_parse_await_gate() {
+        let cases = include_str!("../../tests/fixtures/conformance/turn-gate/cases.jsonl");
+        let mut texts: Vec<String> = Vec::new();
+        for line in cases.lines() {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            if case["fn"] == "parseAwaitGate" {
+                if let Some(t) = case["args"][0].as_str() {
+                    texts.push(t.to_owned());
+                }
+            }
+        }
+        assert!(texts.len() > 40);
+        let body = |b: &str| format!("```await-choices\n{b}\n```");
+        for b in [
+            r#"{"title":"a\ud800b","options":[{"label":"x","n":1e400},{"label":"\udc00y"}]}"#,
+            r#"{"options":[{"label":"x"}],"options":[{"label":"y","id":"i"}],"recommended":"y"}"#,
+            r#"{"options":[{"label":" x ","stop":true,"default":1,"detail":"\u2028d"}],"multi":true,"file":"f"}"#,
+            r#"[{"options":[{"label":"x"}]}]"#,
+            r#"{"options":[{"label":"x"}]} trailing"#,
+            r#"{"options":[{"label":"x"}],"n":01}"#,
+            r#"{"options":[{"label":"x"}],"n":-}"#,
+            r#"{"options":[{"label":"x"}],"n":1.}"#,
+            r#"{"options":[{"label":"x","n":-1e400}],"s":"\ud83d"}"#,
+            r#"{"options":["x",{"label":""},{"label":"z","id":"  "}],"recommended":"opt:2"}"#,
+        ] {
+            texts.push(body(b));
+            texts.push(format!("{}\n{}", body(b), body(r#"{"options":[]}"#)));
+        }
+        for t in &texts {
+            assert_eq!(notice_gate(t).map(gate_js), parse_await_gate(t), "{t}");
+        }
+    }
 
     #[test]
     fn slugs_lowercase_like_js() {

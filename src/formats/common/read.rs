@@ -46,6 +46,14 @@ pub fn parse(text: &str) -> Option<Value<'_>> {
     Some(v)
 }
 
+/// Whether `text` is one JSON value (with JSON whitespace around it) by the grammar alone,
+/// as `JSON.parse` accepts it: numbers of any magnitude, lone surrogate escapes, no nesting
+/// limit ([`Reader::skip`]).
+pub fn is_json(text: &str) -> bool {
+    let mut r = Reader::new(text);
+    r.skip().and_then(|()| r.end()).is_some()
+}
+
 /// The first JSON value of `text` (after JSON whitespace) and the byte offset just past it,
 /// as serde_json's `StreamDeserializer` reads it: a number or literal must be followed by
 /// whitespace, one of `"[]{},:`, or the end. `None` when that fails or `text` is blank.
