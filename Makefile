@@ -6,10 +6,11 @@ WASM_RAW    := target/$(WASM_TARGET)/wasm/agentlines.wasm
 WASM_OUT    := target/pkg-wasm
 # One runtime per file in dist/<runtime>/ (cargo features).
 RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes
-# rustc's default wasm features, which binaryen 108 must be told about. -O1, not -Oz: the
+# rustc's default wasm features, which binaryen 108 must be told about, and simd128
+# (.cargo/config.toml; the string scans, src/formats/common/scan.rs). -O1, not -Oz: the
 # -Oz output made V8's first pass over a log 2-2.7x slower for no gzip gain (docs/bench.md).
 WASM_OPT_FLAGS := -O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-                  --enable-mutable-globals --strip-debug --strip-producers
+                  --enable-mutable-globals --enable-simd --strip-debug --strip-producers
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 

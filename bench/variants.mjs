@@ -20,11 +20,13 @@ import {
 } from "./lib.mjs";
 import { reencode } from "./encoding.mjs";
 
-const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals"];
+const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-simd"];
 const STRIP = ["--strip-debug", "--strip-producers"];
 // The shipped setting is opt-level "z" + `-C llvm-args=-inline-threshold=100`
-// (Cargo.toml, .cargo/config.toml); RUSTFLAGS in the environment replaces the config's flags.
-const inline = (n) => ({ RUSTFLAGS: n == null ? "" : `-C llvm-args=-inline-threshold=${n}` });
+// + `-C target-feature=+simd128` (Cargo.toml, .cargo/config.toml); RUSTFLAGS in the
+// environment replaces the config's flags, so each variant here keeps simd128.
+const SIMD = "-C target-feature=+simd128";
+const inline = (n) => ({ RUSTFLAGS: n == null ? SIMD : `${SIMD} -C llvm-args=-inline-threshold=${n}` });
 const VARIANTS = [
   { name: "shipped (opt-level z, inline threshold 100, wasm-opt -O1)", env: {}, dir: "z-i100", opt: ["-O1"] },
   { name: "opt-level s, wasm-opt -O1 (shipped before 2026-12-03)", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "s", ...inline(null) }, dir: "s", opt: ["-O1"] },

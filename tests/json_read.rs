@@ -66,6 +66,26 @@ fn every_corpus_line() {
     }
 }
 
+/// Strings of 0..=64 filler characters with a special byte, escape or other character at
+/// each offset 0..=40 (ASCII filler; 2-byte filler puts it at even byte offsets up to 80),
+/// alone and in an object, as key and value, followed by more text: the reader's 16-byte blocks, its 8-byte words
+/// and its byte-wise tail each meet the special (src/formats/common/scan.rs).
+#[test]
+fn specials_at_every_offset() {
+    let specials = ["\"", "\\\\", "\\\"", "\\n", "\\u0041", "\\ud83d\\ude00", "\\x", "\u{0}", "\u{1f}", "\n", "\u{7f}", " ", "é"];
+    for len in 0..=64usize {
+        for filler in ["a", "\u{80}"] {
+            for at in 0..=len.min(40) {
+                for sp in specials {
+                    let body: String = filler.repeat(at) + sp + &filler.repeat(len - at);
+                    same_as_serde(&format!("\"{body}\""));
+                    same_as_serde(&format!("{{\"{body}\":[\"{body}\",1],\"k\":\"{}\"}}", "z".repeat(40)));
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(4000), failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -56,6 +56,28 @@ fn strings_escape_exactly_what_serde_json_escapes() {
     }
 }
 
+/// Every byte JSON escapes (and neighbours that it does not) at each offset 0..=40 of
+/// strings of 0..=64 characters, alone and with a second one at the end: the writer's
+/// 16-byte blocks, 8-byte words and byte-wise tail each meet it (src/formats/common/scan.rs).
+#[test]
+fn escapes_at_every_offset() {
+    let specials: Vec<char> = (0u32..0x20).chain([0x20, 0x22, 0x2f, 0x5c, 0x7f, 0xe9, 0x2028]).filter_map(char::from_u32).collect();
+    for len in 0..=64usize {
+        for filler in ["a", "\u{80}"] {
+            for at in 0..=len.min(40) {
+                for &sp in &specials {
+                    let s = filler.repeat(at) + &sp.to_string() + &filler.repeat(len - at);
+                    for s in [s.clone(), s + "\""] {
+                        let mut ours = String::new();
+                        write::str(&mut ours, &s);
+                        assert_eq!(ours, serde_json::to_string(&s).unwrap(), "{s:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn numbers_are_written_as_serde_json_writes_them() {
     let floats = [

@@ -10,6 +10,7 @@ pub mod diff;
 mod num;
 pub mod pairs;
 pub mod read;
+mod scan;
 #[cfg(test)]
 mod serde_ref;
 mod shape;

@@ -7,7 +7,7 @@
 //!   key seed) gets its own copy of the parser, plus serde's and core's helpers around it:
 //!   15-20 KB of every wasm build (issue 18). This file is one non-generic copy.
 //! - **speed.** It builds the tree directly (no visitor calls, no `MapAccess` state machine)
-//!   and scans string bodies eight bytes at a time.
+//!   and scans string bodies 16 or 8 bytes at a time (`scan.rs`).
 //!
 //! It accepts exactly what `serde_json::from_str::<serde_json::Value>` accepts (serde_json
 //! 1.0.x as locked, default features), and gives the same values; `tests/json_read.rs` and
@@ -33,6 +33,7 @@
 //! but numbers are not converted (so `1e400` passes), `\u` escapes are not checked for
 //! surrogates, and there is no nesting limit (it keeps its own stack, not the call stack).
 
+use super::scan::plain_run;
 use super::val::{Map, Value};
 use serde_json::Number;
 use std::borrow::Cow;
@@ -446,37 +447,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The index of the first byte at or after `i` that ends a run of plain string bytes: `"`,
-/// `\`, or a control byte (below 0x20); `b.len()` when there is none. Eight bytes per step
-/// (a byte-wise "has a byte below n" test on a 64-bit word: a borrow can only flag bytes
-/// above a real hit, and the lowest flag is taken).
-#[inline]
-fn plain_run(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // `first_chunk` borrows the 8 bytes as an array: one 64-bit load (a `copy_from_slice`
-    // here stays a call at opt-level z).
-    while let Some(&w) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let w = u64::from_le_bytes(w);
-        let quote = w ^ (ONES * u64::from(b'"'));
-        let slash = w ^ (ONES * u64::from(b'\\'));
-        let hits = (w.wrapping_sub(ONES * 0x20) & !w)
-            | (quote.wrapping_sub(ONES) & !quote)
-            | (slash.wrapping_sub(ONES) & !slash);
-        let hits = hits & HIGHS;
-        if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&c) = b.get(i) {
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            break;
-        }
-        i += 1;
-    }
-    i
-}
 
 /// Four hex digits at `i` (either case).
 #[inline]

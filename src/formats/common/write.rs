@@ -10,6 +10,7 @@
 //! (serde_json's own float writer); non-finite floats as `null`; the pretty form indents by
 //! two spaces. `tests/json_write.rs` compares with serde_json on every fixture's entries.
 
+use super::scan::plain_run;
 use super::val::Value;
 use serde_json::Number;
 
@@ -32,60 +33,31 @@ static ESCAPE: [u8; 256] = {
     t
 };
 
-/// `s` as a JSON string literal.
+/// `s` as a JSON string literal. Runs without a byte to escape (found by
+/// `scan::plain_run`, 16 or 8 bytes per step) are copied whole.
 pub fn str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        // Eight bytes at a time while none needs an escape (the common case: long text);
-        // a word that has one is read byte by byte.
-        // (`first_chunk`, not `copy_from_slice`: at opt-level "z" the latter stays a call.)
-        let end = match bytes[i..].first_chunk::<8>() {
-            Some(word) => {
-                if !needs_escape(u64::from_le_bytes(*word)) {
-                    i += 8;
-                    continue;
-                }
-                i + 8
-            }
-            None => bytes.len(),
-        };
-        while i < end {
-            let b = bytes[i];
-            let e = ESCAPE[usize::from(b)];
-            i += 1;
-            if e == 0 {
-                continue;
-            }
-            out.push_str(&s[start..i - 1]);
-            start = i;
-            if e == b'u' {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(HEX[usize::from(b >> 4)] as char);
-                out.push(HEX[usize::from(b & 15)] as char);
-            } else {
-                out.push('\\');
-                out.push(e as char);
-            }
+    loop {
+        let i = plain_run(bytes, start);
+        let Some(&b) = bytes.get(i) else { break };
+        out.push_str(&s[start..i]);
+        start = i + 1;
+        let e = ESCAPE[usize::from(b)];
+        if e == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        } else {
+            out.push('\\');
+            out.push(e as char);
         }
     }
     out.push_str(&s[start..]);
     out.push('"');
-}
-
-/// Whether any of the eight bytes is a control character, `"` or `\` (the bytes JSON
-/// escapes), with the usual word-at-a-time tests: a byte below `n` sets its high bit in
-/// `(x - n·0x01…) & !x & 0x80…` (exact for n ≤ 0x80), and a zero byte of `x ^ c·0x01…` is
-/// a byte equal to `c`.
-fn needs_escape(x: u64) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let below = |x: u64, n: u64| x.wrapping_sub(LO * n) & !x & HI;
-    (below(x, 0x20) | below(x ^ (LO * u64::from(b'"')), 1) | below(x ^ (LO * u64::from(b'\\')), 1)) != 0
 }
 
 /// An unsigned integer in decimal.
