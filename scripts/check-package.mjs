@@ -20,10 +20,13 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // still (161.6 KiB, at most 93.3 KiB). The oracle and bounds fixes merged with that round
 // added ~2 KB: 169.9 KiB full, Codex 102.4 KiB. The wasm's characters chosen by byte
 // frequency (scripts/wasm-chars.mjs, round 4) took 0.5-3.5 KB off each file: 166.5 KiB
-// full, Codex 101.1 KiB. The ceilings leave ~3% for another toolchain's code generation,
+// full, Codex 101.1 KiB. Round 5 (the JSON layer without serde on the runtime path, the
+// stateless-only wasm inlining its line path, simd128 string scans; docs/bench.md): 150.2
+// KiB full, Codex 85.7 KiB, nine per-runtime stateless files within the 60 KiB target.
+// The ceilings leave ~3% for another toolchain's code generation,
 // not for new code: a new module that needs more says so here.
 const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 172 * 1024, runtime: 104 * 1024 };
+const CEILING = { full: 155 * 1024, runtime: 89 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
