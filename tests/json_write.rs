@@ -100,7 +100,7 @@ fn numbers_are_written_as_serde_json_writes_them() {
             is_error: false,
             errors: vec!["a\nb".into()],
         };
-        assert_eq!(entries_to_json(&[e.clone()]), serde_json::to_string(&[e]).unwrap(), "{x}");
+        assert_eq!(entries_to_json(std::slice::from_ref(&e)), serde_json::to_string(&[e]).unwrap(), "{x}");
     }
     for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         let mut ours = String::new();

@@ -278,7 +278,7 @@ fn is_settings_line(v: &Value) -> bool {
     str_of(v, "model").is_some()
         && ["provider", "sandbox", "approval", "workdir", "reasoning effort"]
             .iter()
-            .any(|k| v.get(*k).is_some())
+            .any(|k| v.get(k).is_some())
 }
 
 fn settings_line(v: &Value, ts: &str, out: &mut Vec<Entry>) {

@@ -93,7 +93,7 @@ pub fn type_of<'a>(v: &'a Value) -> &'a str {
 pub fn path<'a, 'v>(v: &'a Value<'v>, keys: &[&str]) -> Option<&'a Value<'v>> {
     let mut cur = v;
     for k in keys {
-        cur = cur.get(*k)?;
+        cur = cur.get(k)?;
     }
     Some(cur)
 }

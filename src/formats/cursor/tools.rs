@@ -47,7 +47,7 @@ pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
         map.remove("toolCallId");
         if key == "shellToolCall" {
             for k in SHELL_BOOKKEEPING {
-                map.remove(*k);
+                map.remove(k);
             }
             for k in ["workingDirectory", "isBackground"] {
                 if map.get(k).is_some_and(|v| v.as_str() == Some("") || v.as_bool() == Some(false)) {
@@ -87,7 +87,7 @@ pub(super) fn tool_output(result: Option<&Value>) -> (String, bool, Option<u64>)
         "permissionDenied",
     ]
     .into_iter()
-    .find(|k| map.contains_key(*k));
+    .find(|k| map.contains_key(k));
     let Some(outcome) = outcome else {
         return (common::compact_json(r), false, None);
     };
