@@ -9,7 +9,9 @@
 use crate::formats::common::{write, Json as Value};
 use serde::Serialize;
 
-/// One transcript entry. Serialises as `{"kind": "<snake_case>", "ts": …, …}`.
+/// One transcript entry. Serialises as `{"kind": "<snake_case>", "ts": …, …}`, through the
+/// serde derive below or [`Entry::write_json`] (the path every binding takes), which mirrors
+/// this declaration field by field: `tests/json_write.rs` fails if the two ever differ.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum Entry {
@@ -389,15 +391,10 @@ impl Entry {
     }
 }
 
-/// Writes a number the way `JSON.stringify` does for the values we emit: integral values
-/// without a fraction (`3`, not `3.0`), non-finite values as `0` (JSON has no NaN; the host
-/// type wants a number).
+/// The serde face of [`write::js_int`]: the same numbers as [`Entry::write_json`] writes.
 fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if !v.is_finite() {
-        s.serialize_i64(0)
-    } else if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
-        s.serialize_i64(*v as i64)
-    } else {
-        s.serialize_f64(*v)
+    match write::js_int(*v) {
+        Some(i) => s.serialize_i64(i),
+        None => s.serialize_f64(*v),
     }
 }

@@ -104,16 +104,25 @@ pub fn number(out: &mut String, n: &Number) {
     }
 }
 
-/// A number the way `JSON.stringify` writes the host type's numeric fields: integral values
-/// without a fraction (`3`, not `3.0`), non-finite values as `0` (JSON has no NaN; the host
-/// type wants a number).
+/// A number the way `JSON.stringify` writes the host type's numeric fields (see [`js_int`]).
 pub fn js_number(out: &mut String, v: f64) {
+    match js_int(v) {
+        Some(i) => int(out, i),
+        None => float(out, v),
+    }
+}
+
+/// The host type's numeric fields as JSON wants them: integral values without a fraction
+/// (`3`, not `3.0`), non-finite values as `0` (JSON has no NaN; the host type wants a
+/// number); `None` for a value written as a float. Shared by [`js_number`] and the serde
+/// derive of `Entry` (one rule for both writers).
+pub fn js_int(v: f64) -> Option<i64> {
     if !v.is_finite() {
-        out.push('0');
+        Some(0)
     } else if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
-        int(out, v as i64);
+        Some(v as i64)
     } else {
-        float(out, v);
+        None
     }
 }
 
