@@ -1,5 +1,5 @@
-// What the wasm is made of (for size work; budgets: ui-parser.js <= 120 KB gzip, a
-// per-runtime build <= 45 KB gzip).
+// What the wasm is made of (for size work; issue 18's targets: ui-parser.js <= 100 KiB gzip, a
+// per-runtime build <= 60 KiB gzip).
 //
 //   node bench/size.mjs          (also run by bench/run.mjs)
 //
