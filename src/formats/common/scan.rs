@@ -11,7 +11,7 @@
 //!
 //! Elsewhere, and for the last 8-15 bytes of a slice, eight bytes per step in a `u64` (SWAR);
 //! the last 0-7 bytes one at a time. Measured 2026-12-04 against the 8-byte-only scans
-//! (docs/bench.md "Issue 18: SIMD string scans"): the native CLI 9-10% less CPU time on the
+//! (docs/bench.md "Issue 18, round 5", its last step): the native CLI 9-10% less CPU time on the
 //! Claude and Pi bench logs (Claude 557 -> 617 MB/s), 4% on Codex; the wasm 1.04-1.07x
 //! faster per line, first pass no slower, file sizes within 0.2 KB gzip.
 //!
