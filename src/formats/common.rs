@@ -316,11 +316,7 @@ pub fn short_fields(v: &Value, n: usize) -> String {
         }
         let shown = match val {
             Value::String(s) if !s.is_empty() && s.chars().count() <= 80 => s.owned(),
-            Value::Number(num) => {
-                let mut s = String::new();
-                write::number(&mut s, num);
-                s
-            }
+            Value::Number(_) => val.to_compact(),
             Value::Bool(b) => b.to_string(),
             _ => continue,
         };

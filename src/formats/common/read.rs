@@ -77,27 +77,11 @@ pub fn parse_prefix(text: &str) -> Option<(Value<'_>, usize)> {
 /// whitespace around it). The same nesting budget as [`parse`]: the object takes one level.
 pub(super) fn parse_top_object<'a>(text: &'a str, skip: &[&str]) -> Option<(Map<'a>, bool)> {
     let mut r = Reader::new(text);
-    r.ws();
-    if r.peek()? != b'{' {
-        return None;
-    }
-    r.i += 1;
+    r.eat(b'{')?;
     r.depth -= 1;
-    let mut map = Map::default();
-    let mut repeated = false;
-    if r.open(b'}')? {
-        loop {
-            let key = r.key()?;
-            let v = if skip.contains(&&*key) { r.shape()? } else { r.value()? };
-            repeated |= map.push(key, v);
-            if !r.more(b'}')? {
-                break;
-            }
-        }
-    }
-    repeated |= map.dedupe();
+    let members = r.members(|r, key| if skip.contains(&key) { r.shape() } else { r.value() })?;
     r.end()?;
-    Some((map, repeated))
+    Some(members)
 }
 
 /// A cursor over the text. The fields are the crate's own (`shape.rs` reads with them).
@@ -159,21 +143,48 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Whitespace, then the byte `c`, eaten.
+    #[inline]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        if self.peek()? != c {
+            return None;
+        }
+        self.i += 1;
+        Some(())
+    }
+
     /// An object key (whitespace, the string) and the `:` after it.
     #[inline]
     pub(super) fn key(&mut self) -> Option<Cow<'a, str>> {
-        self.ws();
-        if self.peek()? != b'"' {
-            return None;
-        }
-        self.i += 1;
+        self.eat(b'"')?;
         let k = self.string()?;
-        self.ws();
-        if self.peek()? != b':' {
-            return None;
-        }
-        self.i += 1;
+        self.eat(b':')?;
         Some(k)
+    }
+
+    /// An object's members, the cursor just past its `{`: each key, then its value as
+    /// `member` reads it (given the key); a repeated key keeps its first place and its last
+    /// value ([`Map::push`], [`Map::dedupe`]). Also whether a key was repeated.
+    #[inline]
+    pub(super) fn members(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &str) -> Option<Value<'a>>,
+    ) -> Option<(Map<'a>, bool)> {
+        let mut map = Map::default();
+        let mut repeated = false;
+        if self.open(b'}')? {
+            loop {
+                let k = self.key()?;
+                let v = member(self, &k)?;
+                repeated |= map.push(k, v);
+                if !self.more(b'}')? {
+                    break;
+                }
+            }
+        }
+        repeated |= map.dedupe();
+        Some((map, repeated))
     }
 
     /// One value (leading whitespace skipped).
@@ -187,18 +198,7 @@ impl<'a> Reader<'a> {
             }
             b'{' => {
                 self.nest()?;
-                let mut map = Map::default();
-                if self.open(b'}')? {
-                    loop {
-                        let k = self.key()?;
-                        let v = self.value()?;
-                        map.push(k, v);
-                        if !self.more(b'}')? {
-                            break;
-                        }
-                    }
-                }
-                map.dedupe();
+                let (map, _) = self.members(|r, _| r.value())?;
                 self.depth += 1;
                 Value::Object(map)
             }
@@ -432,21 +432,11 @@ impl<'a> Reader<'a> {
 
     /// A key scanned, not built, and its `:`.
     fn skip_key(&mut self) -> Option<()> {
-        self.ws();
-        if self.peek()? != b'"' {
-            return None;
-        }
-        self.i += 1;
+        self.eat(b'"')?;
         self.skip_string()?;
-        self.ws();
-        if self.peek()? != b':' {
-            return None;
-        }
-        self.i += 1;
-        Some(())
+        self.eat(b':')
     }
 }
-
 
 /// Four hex digits at `i` (either case).
 #[inline]

@@ -11,7 +11,7 @@
 //! nested object's own keys are still read in full.
 
 use super::read::Reader;
-use super::val::{Map, Value};
+use super::val::Value;
 use std::borrow::Cow;
 
 /// Longest string value kept in a shape.
@@ -24,18 +24,7 @@ impl<'a> Reader<'a> {
         match self.peek()? {
             b'{' => {
                 self.i += 1;
-                let mut map = Map::default();
-                if self.open(b'}')? {
-                    loop {
-                        let k = self.key()?;
-                        let v = self.shape_member()?;
-                        map.push(k, v);
-                        if !self.more(b'}')? {
-                            break;
-                        }
-                    }
-                }
-                map.dedupe();
+                let (map, _) = self.members(|r, _| r.shape_member())?;
                 Some(Value::Object(map))
             }
             b'[' => {

@@ -9,8 +9,8 @@
 //! It is read from text by `read.rs`, the way `serde_json::Value` (with `preserve_order`)
 //! reads, so the modules keep their meaning: numbers are `serde_json::Number`, a duplicate
 //! key keeps its first position and its last value, and `compact_json` writes the same
-//! text. Only the values a module turns into output (tool inputs) are converted to
-//! `serde_json::Value`, with [`Value::to_json`].
+//! text. The values a module turns into output (tool inputs) are copied out of the line
+//! with [`Value::to_json`] (`Value<'static>`, the crate's output JSON).
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Number;
@@ -130,16 +130,7 @@ impl<'a> Value<'a> {
 
     /// An owned copy (for output: tool inputs and the like).
     pub fn to_json(&self) -> Value<'static> {
-        match self {
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Number(n) => Value::Number(n.clone()),
-            Value::String(s) => Value::String(Cow::Owned(String::from(&**s))),
-            Value::Array(items) => Value::Array(items.iter().map(Value::to_json).collect()),
-            Value::Object(m) => Value::Object(Map {
-                members: m.members.iter().map(|(k, v)| (Cow::Owned(String::from(&**k)), v.to_json())).collect(),
-            }),
-        }
+        self.clone().into_owned()
     }
 
     /// The same value as a `serde_json::Value` (tests and the native readers).
@@ -324,7 +315,6 @@ impl<'a> Map<'a> {
     }
 }
 
-
 impl<'m, 'a> IntoIterator for &'m Map<'a> {
     type Item = (&'m str, &'m Value<'a>);
     type IntoIter = std::iter::Map<
@@ -340,16 +330,7 @@ impl<'m, 'a> IntoIterator for &'m Map<'a> {
 /// A `serde_json` value as an owned tree (tests and native callers that build `json!`).
 impl From<serde_json::Value> for Value<'_> {
     fn from(v: serde_json::Value) -> Self {
-        match v {
-            serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(b),
-            serde_json::Value::Number(n) => Value::Number(n),
-            serde_json::Value::String(s) => Value::String(Cow::Owned(s)),
-            serde_json::Value::Array(items) => Value::Array(items.into_iter().map(Value::from).collect()),
-            serde_json::Value::Object(m) => Value::Object(Map {
-                members: m.into_iter().map(|(k, v)| (Cow::Owned(k), Value::from(v))).collect(),
-            }),
-        }
+        Value::from_json(&v).into_owned()
     }
 }
 

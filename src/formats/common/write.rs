@@ -128,6 +128,18 @@ pub fn js_int(v: f64) -> Option<i64> {
 
 /// Compact JSON of a value, members in their order.
 pub fn value(out: &mut String, v: &Value) {
+    tree(out, v, None);
+}
+
+/// JSON of a value indented by two spaces per level, as `serde_json::to_string_pretty`.
+pub fn pretty(out: &mut String, v: &Value, depth: usize) {
+    tree(out, v, Some(depth));
+}
+
+/// [`value`] (`depth` `None`) or [`pretty`] at indent level `depth`: the layout differs only
+/// in the line breaks before items and closers and the space after `:`.
+fn tree(out: &mut String, v: &Value, depth: Option<usize>) {
+    let inner = depth.map(|d| d + 1);
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -139,7 +151,11 @@ pub fn value(out: &mut String, v: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                value(out, item);
+                newline(out, inner);
+                tree(out, item, inner);
+            }
+            if !items.is_empty() {
+                newline(out, depth);
             }
             out.push(']');
         }
@@ -149,51 +165,26 @@ pub fn value(out: &mut String, v: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
+                newline(out, inner);
                 str(out, k);
-                out.push(':');
-                value(out, item);
+                out.push_str(if depth.is_some() { ": " } else { ":" });
+                tree(out, item, inner);
+            }
+            if !m.is_empty() {
+                newline(out, depth);
             }
             out.push('}');
         }
     }
 }
 
-/// JSON of a value indented by two spaces per level, as `serde_json::to_string_pretty`.
-pub fn pretty(out: &mut String, v: &Value, depth: usize) {
-    let indent = |out: &mut String, d: usize| {
+/// In the pretty layout, a line break and the indent of level `depth`; nothing compact.
+fn newline(out: &mut String, depth: Option<usize>) {
+    if let Some(d) = depth {
         out.push('\n');
         for _ in 0..d {
             out.push_str("  ");
         }
-    };
-    match v {
-        Value::Array(items) if !items.is_empty() => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                indent(out, depth + 1);
-                pretty(out, item, depth + 1);
-            }
-            indent(out, depth);
-            out.push(']');
-        }
-        Value::Object(m) if !m.is_empty() => {
-            out.push('{');
-            for (i, (k, item)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                indent(out, depth + 1);
-                str(out, k);
-                out.push_str(": ");
-                pretty(out, item, depth + 1);
-            }
-            indent(out, depth);
-            out.push('}');
-        }
-        other => value(out, other),
     }
 }
 
