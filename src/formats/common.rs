@@ -361,9 +361,14 @@ fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
 /// What `JSON.parse` accepts and serde_json refuses, rewritten so serde_json reads it the way
 /// JavaScript would show it: a lone surrogate escape (`\ud83d`, which Node writes when a
 /// string was cut inside an emoji) becomes `\ufffd`, and a number past f64 (`1e400`)
-/// becomes the largest finite one. `None` when there is nothing to rewrite. Only called for
-/// a line that failed to parse, so it costs nothing on good input.
+/// becomes the largest finite one. `None` when there is nothing to rewrite, and for text
+/// `JSON.parse` refuses (checked first: the number rewrite would otherwise "repair" a
+/// malformed token such as `01` into JSON). Only called for a line that failed to parse, so
+/// it costs nothing on good input.
 pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
+    if !read::is_json(t) {
+        return None;
+    }
     let b = t.as_bytes();
     let hex4 = |i: usize| -> Option<u32> {
         let s = t.get(i..i + 4)?;
@@ -475,5 +480,14 @@ mod js_json_tests {
         assert_eq!(v["ok"].as_f64(), Some(1.5));
         assert!(parse_object(r#"{"broken": }"#).is_none());
         assert!(parse_object(r#"{"a":"\ud83d"#).is_none());
+    }
+
+    #[test]
+    fn what_json_parse_refuses_is_not_repaired() {
+        // Each has a token the number rewrite would turn into JSON; JSON.parse refuses them.
+        for t in [r#"{"type":"x","n":01}"#, r#"{"type":"x","n":-}"#, r#"{"type":"x","n":1.,"s":"\ud83d"}"#] {
+            assert!(parse_object(t).is_none(), "{t}");
+            assert_eq!(js_json_to_serde(t), None, "{t}");
+        }
     }
 }

@@ -360,9 +360,7 @@ fn gate_js(gate: Gate) -> Js {
 fn notice_gate(text: &str) -> Option<Gate> {
     blocks(text, "await-choices").into_iter().rev().find_map(|body| match read::parse(body) {
         Some(v) => gate_of(&v),
-        // The rewrite would also "repair" a malformed number (`01`): JSON.parse's grammar first.
-        None if read::is_json(body) => gate_of(&read::parse(&js_json_to_serde(body)?)?),
-        None => None,
+        None => gate_of(&read::parse(&js_json_to_serde(body)?)?),
     })
 }
 
