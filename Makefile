@@ -33,7 +33,7 @@ setup-browser:
 # Rebuilt only when an input changed (target/dist.stamp), so `make serve`, `make demo` and
 # the benchmarks start at once on an unchanged tree; a missing dist/ rebuilds too.
 DIST_INPUTS := $(shell find src pkg-template tests/fixtures -type f 2>/dev/null) \
-               Cargo.toml Cargo.lock .cargo/config.toml package-lock.json scripts/assemble.mjs scripts/wasm-chars.mjs scripts/check-package.mjs Makefile
+               Cargo.toml Cargo.lock .cargo/config.toml package-lock.json scripts/assemble.mjs scripts/wasm-chars.mjs scripts/wasm-split.mjs scripts/check-package.mjs Makefile
 DIST_STAMP  := target/dist.stamp
 
 dist: setup

@@ -16,7 +16,8 @@ import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, rmSync
 import { join, dirname } from "node:path";
 import vm from "node:vm";
 import { fileURLToPath } from "node:url";
-import { wasmAsChars } from "./wasm-chars.mjs";
+import { wasmAsChars, charsWithTable } from "./wasm-chars.mjs";
+import { splitWasm, unsplitDecoder } from "./wasm-split.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const tpl = (p) => readFileSync(join(root, "pkg-template", p), "utf8");
@@ -48,11 +49,29 @@ mkdirSync(out, { recursive: true });
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)[1];
 
-// The wasm, one character per byte (scripts/wasm-chars.mjs says how).
+// The wasm as split streams (scripts/wasm-split.mjs), one character per byte
+// (scripts/wasm-chars.mjs says how); the stream decoder's wasm (pkg-template/unsplit.wat)
+// rides on the same character table.
+const unsplit = unsplitDecoder();
 const glueFor = (wasmFile) => {
-  const { table, text } = wasmAsChars(readFileSync(wasmFile));
-  return tpl("glue.js").replace("@@WASM_MAP@@", () => table).replace("@@WASM_BYTES@@", () => text);
+  const { table, text } = wasmAsChars(splitWasm(readFileSync(wasmFile)));
+  return tpl("glue.js").replace("@@WASM_MAP@@", () => table).replace("@@WASM_BYTES@@", () => text)
+    .replace("@@UNSPLIT_BYTES@@", () => charsWithTable(unsplit, table));
 };
+// Checked, not trusted: the written file's own glue (alWasmModuleBytes, the function the
+// first call runs) must give back the wasm byte for byte, or the build fails.
+function checkWasmOf(name, src, wasmFile) {
+  const want = readFileSync(wasmFile);
+  let got;
+  try {
+    got = vm.runInNewContext(src + "\n;alWasmModuleBytes();", { module: { exports: {} }, exports: {}, WebAssembly });
+  } catch (e) {
+    throw new Error(`${name}: the glue cannot decode its wasm (${e && e.message})`);
+  }
+  let same = got.length === want.length;
+  for (let i = 0; same && i < want.length; i++) same = got[i] === want[i];
+  if (!same) throw new Error(`${name}: the glue's decoded wasm differs from ${wasmFile}`);
+}
 const cut = (src, begin, end) => {
   const a = src.indexOf(begin), b = src.indexOf(end);
   if (a < 0 || b < 0) throw new Error(`markers ${begin}/${end} not found`);
@@ -70,6 +89,8 @@ function writeHostFiles(dir, wasmFile, statelessWasmFile = wasmFile) {
     "\nmodule.exports = { parseStdoutLine: parseStdoutLine, createStdoutParser: createStdoutParser };\n";
   const stateless = header + strip(cut(statelessGlue, "//@@STATEFUL_BEGIN", "//@@STATEFUL_END")) +
     "\nmodule.exports = { parseStdoutLine: parseStdoutLine };\n";
+  checkWasmOf(join(dir, "ui-parser.js"), stateful, wasmFile);
+  checkWasmOf(join(dir, "ui-parser.stateless.js"), stateless, statelessWasmFile);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "ui-parser.js"), stateful);
   writeFileSync(join(dir, "ui-parser.stateless.js"), stateless);
@@ -114,6 +135,7 @@ const cjs = header + '"use strict";\n' + strip(glue) + "\nalStrict = true; // th
   "exports.parseLog = parseLog;\nexports.parseLines = parseLines;\n" +
   "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" +
   api + shims;
+checkWasmOf(join(out, "index.cjs"), cjs, opts.full);
 writeFileSync(join(out, "index.cjs"), cjs);
 
 // ESM face: re-export the CommonJS module's names.

@@ -48,3 +48,10 @@ export function charsToWasm(text, table) {
   }
   return out;
 }
+
+/** `bytes` as characters by an existing table (the decoder wasm rides on the wasm's table). */
+export function charsWithTable(bytes, table) {
+  const parts = new Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) parts[i] = table[bytes[i]];
+  return parts.join("");
+}
