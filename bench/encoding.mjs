@@ -24,7 +24,7 @@ import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { root, benchDir, distPath, loadHostStyle, median, mdTable, fmt, now } from "./lib.mjs";
 import { scanForHost } from "../tests/js/host.mjs";
-import { wasmAsChars, charsToWasm } from "../scripts/wasm-chars.mjs";
+import { wasmAsChars, charsToWasm, charsWithTable } from "../scripts/wasm-chars.mjs";
 
 const UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
 
@@ -93,8 +93,11 @@ const ENCODINGS = {
 
 const WASM_VAR = /var AGENTLINES_WASM = "([^"]*)";/;
 const MAP_VAR = /var AGENTLINES_WASM_MAP = "([^"]*)";/;
+// The split-stream decoder's wasm (round 6), written with the same characters as the wasm.
+const UNSPLIT_VAR = /var AGENTLINES_UNSPLIT = "([^"]*)";/;
 
-/** The wasm bytes inside a built ui-parser file (the shipped encoding). */
+/** The wasm bytes inside a built ui-parser file (the shipped encoding; since round 6 the
+ * split-stream container, scripts/wasm-split.mjs). */
 export function wasmOf(src) {
   const m = WASM_VAR.exec(src);
   const t = MAP_VAR.exec(src);
@@ -108,6 +111,12 @@ export function reencode(src, name, wasm = wasmOf(src)) {
   const { text, table = "" } = e.encode(wasm); // only the shipped decoder reads a table
   let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${text}";`)
     .replace(MAP_VAR, () => `var AGENTLINES_WASM_MAP = "${table}";`);
+  const u = UNSPLIT_VAR.exec(src);
+  if (u) {
+    const dec = charsToWasm(u[1], MAP_VAR.exec(src)[1]);
+    const utext = table ? charsWithTable(dec, table) : e.encode(dec).text;
+    out = out.replace(UNSPLIT_VAR, () => `var AGENTLINES_UNSPLIT = "${utext}";`);
+  }
   if (e.decoder) {
     const a = out.indexOf("function alWasmBytes(");
     const b = out.indexOf("\n}\n", a);

@@ -53,10 +53,13 @@ async function child(mode, args) {
   } else if (mode === "cold-parts") {
     // The first call's parts, from a copy of the glue with a probe appended.
     const src = readFileSync(distPath("ui-parser.stateless.js"), "utf8") +
-      "\nmodule.exports.__probe = { text: AGENTLINES_WASM, map: AGENTLINES_WASM_MAP, dec: alWasmBytes };\n";
-    const { text, map, dec } = loadHostStyle(src).__probe;
+      "\nmodule.exports.__probe = { text: AGENTLINES_WASM, map: AGENTLINES_WASM_MAP, dec: alWasmBytes, " +
+      "unsplit: alUnsplit, decoder: AGENTLINES_UNSPLIT };\n";
+    const { text, map, dec, unsplit, decoder } = loadHostStyle(src).__probe;
     const t0 = now();
-    const bytes = dec(text, map);
+    const container = dec(text, map);
+    const tc = now();
+    const bytes = unsplit(container, dec(decoder, map)); // the split streams back (glue.js)
     const t1 = now();
     const wmod = new WebAssembly.Module(bytes);
     const t2 = now();
@@ -70,7 +73,7 @@ async function child(mode, args) {
     const t4 = now();
     x.al_parse_line(la, 0);
     const t5 = now();
-    console.log(JSON.stringify({ decodeMs: t1 - t0, compileMs: t2 - t1, instantiateMs: t3 - t2, firstParseMs: t4 - t3, secondParseMs: t5 - t4 }));
+    console.log(JSON.stringify({ decodeMs: t1 - t0, charsMs: tc - t0, unsplitMs: t1 - tc, compileMs: t2 - t1, instantiateMs: t3 - t2, firstParseMs: t4 - t3, secondParseMs: t5 - t4 }));
   } else if (mode === "cold-host") {
     const rt = args[0];
     const t0 = now();
@@ -320,7 +323,8 @@ const fpNames = { stateless: "ours: parseStdoutLine", stateful: "ours: createStd
 const firstPassTable = bigG ? mdTable([`fresh process, ${bigG.name} (median of ${coldRuns})`, "1st pass ms", "2nd pass ms", "3rd pass ms"],
   Object.entries(firstPass).map(([k, v]) => [fpNames[k], ...v.map(fmt.ms)])) : "";
 const coldTable = mdTable(["cold start (median of " + coldRuns + ")", "evaluate / import ms", "first call ms (wasm string→bytes + compile + instantiate + parse)", "total ms", "second call ms"], coldRows) +
-  `\n\nFirst call, in parts (fresh process, median of ${coldRuns}): wasm string → bytes in the glue ${fmt.ms(parts.decodeMs)} ms, ` +
+  `\n\nFirst call, in parts (fresh process, median of ${coldRuns}): wasm string → bytes in the glue ${fmt.ms(parts.decodeMs)} ms ` +
+  `(characters → bytes ${fmt.ms(parts.charsMs)} ms, split streams → wasm ${fmt.ms(parts.unsplitMs)} ms), ` +
   `\`new WebAssembly.Module\` ${fmt.ms(parts.compileMs)} ms (V8 compiles lazily: functions are compiled when first called), ` +
   `\`new WebAssembly.Instance\` ${fmt.ms(parts.instantiateMs)} ms, first \`al_parse_line\` (lazy compilation of what it touches + one parse) ` +
   `${fmt.ms(parts.firstParseMs)} ms, second ${fmt.ms(parts.secondParseMs)} ms.`;

@@ -56,30 +56,17 @@ function alWasmBytes(s, map) {
   return out;
 }
 
-// The wasm's code section travels as split streams (opcodes, local indices, call targets,
-// constants... each apart; gzip finds more in each than in the interleaved instructions):
-// scripts/wasm-split.mjs writes the container and documents its layout. alUnsplit puts the
-// instructions back with a small hand-written wasm decoder (pkg-template/unsplit.wat, its
-// bytes in AGENTLINES_UNSPLIT): one pass over the opcodes, each opcode's immediates copied
-// from their stream, AL_OPS saying which. Not a library (none does this) and not a JS loop:
-// the first call must decode synchronously and cheaply, and the JS loop took 9-12 ms cold
-// against ~1 ms for the decoder compiled and run (docs/bench.md, issue 18 round 6).
-// scripts/assemble.mjs runs this very function on every file it writes and fails the build
-// unless it gives back the original wasm. A container that does not add up (a stream not
-// read to its end, an opcode no wasm has) throws.
-// AL_OPS: for each one-byte opcode, what follows it, as runs (first opcode, kind) up to the
-// next run: 0 nothing, 1-15 one LEB128 number from that stream (1 local, 2 global, 3 call
-// target, 6 i32.const, 7 i64.const, 10 branch depth, 11 block type, 12 other), 16 memarg (align
-// from stream 4, offset from 5), 17 / 18 f32 / f64 bytes (streams 8, 9), 19 br_table (10),
-// 20 two numbers (12), 21 select's types (12), 22 0xFC and 23 0xFD prefixes (sub-opcode in
-// stream 0; the decoder knows their immediates), 255 no such opcode.
+// The wasm's function bodies travel as split streams (opcodes, locals, constants... apart:
+// smaller gzip); scripts/wasm-split.mjs writes them, the small wasm in AGENTLINES_UNSPLIT
+// (pkg-template/unsplit.wat) puts them back. AL_OPS: each opcode's immediates, as runs
+// (first opcode, kind); the kinds are listed in unsplit.wat.
 var AGENTLINES_UNSPLIT = "@@UNSPLIT_BYTES@@";
 var AL_OPS = [0x00, 0, 0x02, 11, 0x05, 0, 0x06, 255, 0x0b, 0, 0x0c, 10, 0x0e, 19, 0x0f, 0, 0x10, 3,
   0x11, 20, 0x12, 3, 0x13, 20, 0x14, 255, 0x1a, 0, 0x1c, 21, 0x1d, 255, 0x20, 1, 0x23, 2, 0x25, 12,
   0x27, 255, 0x28, 16, 0x3f, 12, 0x41, 6, 0x42, 7, 0x43, 17, 0x44, 18, 0x45, 0, 0xc5, 255, 0xd0, 12,
   0xd1, 0, 0xd2, 3, 0xd3, 255, 0xfc, 22, 0xfd, 23, 0xfe, 255, 0x100];
 
-// The wasm from container c, by the decoder wasm `dec` (bytes).
+// The wasm from container c, by the decoder wasm `dec` (bytes); throws if c does not add up.
 function alUnsplit(c, dec) {
   var x = new WebAssembly.Instance(new WebAssembly.Module(dec), {}).exports;
   var pages = ((512 + 2 * c.length) >>> 16) + 1, mem, i, j, k, n;
@@ -95,7 +82,7 @@ function alUnsplit(c, dec) {
   return mem.subarray(512 + c.length, 512 + c.length + n);
 }
 
-// The wasm module's bytes (scripts/assemble.mjs also calls this to check every file).
+// The wasm module's bytes (scripts/assemble.mjs checks every file with this).
 function alWasmModuleBytes() {
   return alUnsplit(alWasmBytes(AGENTLINES_WASM, AGENTLINES_WASM_MAP), alWasmBytes(AGENTLINES_UNSPLIT, AGENTLINES_WASM_MAP));
 }

@@ -5,7 +5,14 @@
 ;; ~1 ms compiled and run (docs/bench.md, issue 18 round 6). scripts/assemble.mjs builds it
 ;; with binaryen (wasm-opt -Oz) and inlines its bytes (~0.4 KB) beside the wasm.
 ;;
-;; Memory: bytes 0-255 the kind of each opcode (written by the glue from AL_OPS), 256-315
+;; The kind of each opcode (alUnsplit writes it from AL_OPS in glue.js, as runs of (first
+;; opcode, kind)): 0 no immediate, 1-15 one LEB128 number from that stream (1 local, 2 global,
+;; 3 call target, 6 i32.const, 7 i64.const, 10 branch depth, 11 block type, 12 other), 16
+;; memarg (alignment from stream 4, offset from 5), 17 / 18 f32 / f64 bytes (streams 8, 9),
+;; 19 br_table (10), 20 two numbers (12), 21 select's types (12), 22 0xFC and 23 0xFD
+;; prefixes (sub-opcode in stream 0, immediates decided here), 255 no such opcode.
+;;
+;; Memory: bytes 0-255 the kind of each opcode, 256-315
 ;; each stream's read position (i32 x 15), 320-379 each stream's end, the container from
 ;; 512, the wasm written right after the container. u(container length) returns the wasm's
 ;; length, or a negative number when the container does not add up (out-of-bounds
@@ -13,7 +20,6 @@
 (module
   (memory (export "m") 1)
   (global $np (mut i32) (i32.const 0))
-  (global $o (mut i32) (i32.const 0))
 
   ;; The LEB128 number at p; $np is set to the byte after it.
   (func $num (param $p i32) (result i32)
@@ -28,11 +34,10 @@
     (global.set $np (local.get $p))
     (local.get $r))
 
-  ;; Copies n LEB128 numbers from stream s to the output.
-  (func $cp (param $s i32) (param $n i32)
-    (local $x i32) (local $b i32) (local $o i32)
+  ;; Copies n LEB128 numbers from stream s to the output at o; returns the new o.
+  (func $cp (param $s i32) (param $n i32) (param $o i32) (result i32)
+    (local $x i32) (local $b i32)
     (local.set $x (i32.load offset=256 (i32.shl (local.get $s) (i32.const 2))))
-    (local.set $o (global.get $o))
     (block $done
       (loop $each
         (br_if $done (i32.eqz (local.get $n)))
@@ -45,15 +50,15 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $each)))
     (i32.store offset=256 (i32.shl (local.get $s) (i32.const 2)) (local.get $x))
-    (global.set $o (local.get $o)))
+    (local.get $o))
 
-  ;; Copies n bytes from stream s to the output.
-  (func $cpb (param $s i32) (param $n i32)
+  ;; Copies n bytes from stream s to the output at o; returns the new o.
+  (func $cpb (param $s i32) (param $n i32) (param $o i32) (result i32)
     (local $x i32)
     (local.set $x (i32.load offset=256 (i32.shl (local.get $s) (i32.const 2))))
-    (memory.copy (global.get $o) (local.get $x) (local.get $n))
+    (memory.copy (local.get $o) (local.get $x) (local.get $n))
     (i32.store offset=256 (i32.shl (local.get $s) (i32.const 2)) (i32.add (local.get $x) (local.get $n)))
-    (global.set $o (i32.add (global.get $o) (local.get $n))))
+    (i32.add (local.get $o) (local.get $n)))
 
   (func (export "u") (param $clen i32) (result i32)
     (local $p i32) (local $i i32) (local $rest i32) (local $splice i32) (local $r0 i32)
@@ -84,21 +89,21 @@
     ;; The sections before the function bodies.
     (local.set $start (local.get $p))
     (memory.copy (local.get $start) (local.get $r0) (local.get $splice))
-    (global.set $o (i32.add (local.get $start) (local.get $splice)))
+    (local.set $o (i32.add (local.get $start) (local.get $splice)))
     (local.set $q (i32.load offset=256 (i32.const 0)))
     (local.set $h (i32.load offset=256 (i32.const 56)))
     (local.set $he (i32.load offset=320 (i32.const 56)))
-    (local.set $fe (global.get $o))
+    (local.set $fe (local.get $o))
     (block $finished
       (loop $next
-        (if (i32.ge_u (global.get $o) (local.get $fe))
+        (if (i32.ge_u (local.get $o) (local.get $fe))
           (then
-            (if (i32.ne (global.get $o) (local.get $fe)) (then (return (i32.const -2))))
+            (if (i32.ne (local.get $o) (local.get $fe)) (then (return (i32.const -2))))
             (br_if $finished (i32.ge_u (local.get $h) (local.get $he)))
             ;; A function body: its size, then its local declarations (count, count x
             ;; (number, one-byte type)), copied from the head stream as they are.
             (local.set $n (call $num (local.get $h)))
-            (local.set $fe (i32.add (i32.add (global.get $o)
+            (local.set $fe (i32.add (i32.add (local.get $o)
               (i32.sub (global.get $np) (local.get $h))) (local.get $n)))
             (local.set $k (call $num (global.get $np)))
             (local.set $p (global.get $np))
@@ -109,21 +114,20 @@
                 (local.set $p (i32.add (global.get $np) (i32.const 1)))
                 (local.set $k (i32.sub (local.get $k) (i32.const 1)))
                 (br $decl)))
-            (memory.copy (global.get $o) (local.get $h) (i32.sub (local.get $p) (local.get $h)))
-            (global.set $o (i32.add (global.get $o) (i32.sub (local.get $p) (local.get $h))))
+            (memory.copy (local.get $o) (local.get $h) (i32.sub (local.get $p) (local.get $h)))
+            (local.set $o (i32.add (local.get $o) (i32.sub (local.get $p) (local.get $h))))
             (local.set $h (local.get $p))
             (br $next)))
         ;; An instruction: its opcode, then its immediates from their streams.
         (local.set $b (i32.load8_u (local.get $q)))
-        (i32.store8 (global.get $o) (local.get $b))
-        (global.set $o (i32.add (global.get $o) (i32.const 1)))
+        (i32.store8 (local.get $o) (local.get $b))
+        (local.set $o (i32.add (local.get $o) (i32.const 1)))
         (local.set $q (i32.add (local.get $q) (i32.const 1)))
         (local.set $k (i32.load8_u (local.get $b)))
         (br_if $next (i32.eqz (local.get $k)))
         (if (i32.lt_u (local.get $k) (i32.const 16)) ;; one number (inline: the common case)
           (then
             (local.set $x (i32.load offset=256 (i32.shl (local.get $k) (i32.const 2))))
-            (local.set $o (global.get $o))
             (loop $byte
               (local.set $b (i32.load8_u (local.get $x)))
               (i32.store8 (local.get $o) (local.get $b))
@@ -131,32 +135,31 @@
               (local.set $o (i32.add (local.get $o) (i32.const 1)))
               (br_if $byte (i32.ge_u (local.get $b) (i32.const 128))))
             (i32.store offset=256 (i32.shl (local.get $k) (i32.const 2)) (local.get $x))
-            (global.set $o (local.get $o))
             (br $next)))
         (if (i32.eq (local.get $k) (i32.const 16)) ;; memarg
-          (then (call $cp (i32.const 4) (i32.const 1)) (call $cp (i32.const 5) (i32.const 1)) (br $next)))
+          (then (local.set $o (call $cp (i32.const 4) (i32.const 1) (local.get $o))) (local.set $o (call $cp (i32.const 5) (i32.const 1) (local.get $o))) (br $next)))
         (if (i32.eq (local.get $k) (i32.const 17)) ;; f32.const
-          (then (call $cpb (i32.const 8) (i32.const 4)) (br $next)))
+          (then (local.set $o (call $cpb (i32.const 8) (i32.const 4) (local.get $o))) (br $next)))
         (if (i32.eq (local.get $k) (i32.const 18)) ;; f64.const
-          (then (call $cpb (i32.const 9) (i32.const 8)) (br $next)))
+          (then (local.set $o (call $cpb (i32.const 9) (i32.const 8) (local.get $o))) (br $next)))
         (if (i32.eq (local.get $k) (i32.const 19)) ;; br_table: count, count + 1 depths
           (then
-            (call $cp (i32.const 10)
-              (i32.add (call $num (i32.load offset=256 (i32.const 40))) (i32.const 2)))
+            (local.set $o (call $cp (i32.const 10)
+              (i32.add (call $num (i32.load offset=256 (i32.const 40))) (i32.const 2)) (local.get $o)))
             (br $next)))
         (if (i32.eq (local.get $k) (i32.const 20)) ;; two numbers
-          (then (call $cp (i32.const 12) (i32.const 2)) (br $next)))
+          (then (local.set $o (call $cp (i32.const 12) (i32.const 2) (local.get $o))) (br $next)))
         (if (i32.eq (local.get $k) (i32.const 21)) ;; select t*: count, count types
           (then
             (local.set $n (call $num (i32.load offset=256 (i32.const 48))))
-            (call $cp (i32.const 12) (i32.const 1))
-            (call $cpb (i32.const 12) (local.get $n))
+            (local.set $o (call $cp (i32.const 12) (i32.const 1) (local.get $o)))
+            (local.set $o (call $cpb (i32.const 12) (local.get $n) (local.get $o)))
             (br $next)))
         (if (i32.gt_u (local.get $k) (i32.const 23)) (then (return (i32.const -3))))
         ;; 0xFC / 0xFD: the sub-opcode (LEB128) is in the opcode stream.
         (local.set $sub (call $num (local.get $q)))
         (i32.store offset=256 (i32.const 0) (local.get $q))
-        (call $cp (i32.const 0) (i32.const 1))
+        (local.set $o (call $cp (i32.const 0) (i32.const 1) (local.get $o)))
         (local.set $q (i32.load offset=256 (i32.const 0)))
         (if (i32.eq (local.get $k) (i32.const 22))
           (then
@@ -164,24 +167,24 @@
             (if (i32.gt_u (local.get $sub) (i32.const 17)) (then (return (i32.const -3))))
             (if (i32.ge_u (local.get $sub) (i32.const 8))
               (then
-                (call $cp (i32.const 12)
+                (local.set $o (call $cp (i32.const 12)
                   (select (i32.const 1)
                     (i32.sub (i32.const 2) (i32.and (local.get $sub) (i32.const 1)))
-                    (i32.ge_u (local.get $sub) (i32.const 15))))))
+                    (i32.ge_u (local.get $sub) (i32.const 15))) (local.get $o)))))
             (br $next)))
         ;; 0xFD (simd128 / relaxed simd)
         (if (i32.or (i32.le_u (local.get $sub) (i32.const 11)) ;; 0-11 loads, store; 84-93
                     (i32.lt_u (i32.sub (local.get $sub) (i32.const 84)) (i32.const 10)))
           (then
-            (call $cp (i32.const 4) (i32.const 1))
-            (call $cp (i32.const 5) (i32.const 1))
+            (local.set $o (call $cp (i32.const 4) (i32.const 1) (local.get $o)))
+            (local.set $o (call $cp (i32.const 5) (i32.const 1) (local.get $o)))
             (if (i32.lt_u (i32.sub (local.get $sub) (i32.const 84)) (i32.const 8)) ;; 84-91: lane
-              (then (call $cpb (i32.const 13) (i32.const 1))))
+              (then (local.set $o (call $cpb (i32.const 13) (i32.const 1) (local.get $o)))))
             (br $next)))
         (if (i32.lt_u (i32.sub (local.get $sub) (i32.const 12)) (i32.const 2)) ;; v128.const, shuffle
-          (then (call $cpb (i32.const 13) (i32.const 16)) (br $next)))
+          (then (local.set $o (call $cpb (i32.const 13) (i32.const 16) (local.get $o))) (br $next)))
         (if (i32.lt_u (i32.sub (local.get $sub) (i32.const 21)) (i32.const 14)) ;; 21-34: lane
-          (then (call $cpb (i32.const 13) (i32.const 1)) (br $next)))
+          (then (local.set $o (call $cpb (i32.const 13) (i32.const 1) (local.get $o))) (br $next)))
         (if (i32.gt_u (local.get $sub) (i32.const 0x113)) (then (return (i32.const -3))))
         (br $next)))
     ;; Every stream read to its end, then the sections after the code section.
@@ -193,7 +196,7 @@
         (then (return (i32.const -4))))
       (local.set $i (i32.add (local.get $i) (i32.const 4)))
       (br_if $l (i32.lt_u (local.get $i) (i32.const 60))))
-    (memory.copy (global.get $o) (i32.add (local.get $r0) (local.get $splice))
+    (memory.copy (local.get $o) (i32.add (local.get $r0) (local.get $splice))
       (i32.sub (local.get $rest) (local.get $splice)))
-    (i32.sub (i32.add (global.get $o) (i32.sub (local.get $rest) (local.get $splice))) (local.get $start)))
+    (i32.sub (i32.add (local.get $o) (i32.sub (local.get $rest) (local.get $splice))) (local.get $start)))
 )
