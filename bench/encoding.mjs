@@ -24,7 +24,7 @@ import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { root, benchDir, distPath, loadHostStyle, median, mdTable, fmt, now } from "./lib.mjs";
 import { scanForHost } from "../tests/js/host.mjs";
-import { wasmAsChars, charsToWasm, charsWithTable } from "../scripts/wasm-chars.mjs";
+import { wasmAsChars, charsToWasm, charsWithTable, literal, unliteral } from "../scripts/wasm-chars.mjs";
 
 const UNSAFE = new Set([0x00, 0x0a, 0x0d, 0x22, 0x5c]);
 
@@ -91,10 +91,27 @@ const ENCODINGS = {
   },
 };
 
-const WASM_VAR = /var AGENTLINES_WASM = "([^"]*)";/;
-const MAP_VAR = /var AGENTLINES_WASM_MAP = "([^"]*)";/;
+const WASM_VAR = /var AGENTLINES_WASM = "((?:[^"\\]|\\.)*)";/;
+const MAP_VAR = /var AGENTLINES_WASM_MAP = "((?:[^"\\]|\\.)*)";/;
 // The split-stream decoder's wasm (round 6), written with the same characters as the wasm.
-const UNSPLIT_VAR = /var AGENTLINES_UNSPLIT = "([^"]*)";/;
+const UNSPLIT_VAR = /var AGENTLINES_UNSPLIT = "((?:[^"\\]|\\.)*)";/;
+// The other encodings give the container as bytes (their alWasmBytes); the shipped glue hands
+// the decoder wasm the characters, so for them the container's bytes go in as they are.
+const BYTES_PATH = `function alUnsplitBytes(c, x) {
+  var pages = ((2048 + 2 * c.length) >>> 16) + 1, mem, i, j, k, n;
+  if (pages > 1) x.m.grow(pages - 1);
+  mem = new Uint8Array(x.m.buffer);
+  for (i = 0, j = 0, k = 0; i < 256; i++) {
+    if (i === AL_OPS[j]) { k = AL_OPS[j + 1]; j += 2; }
+    mem[i] = k;
+  }
+  mem.set(c, 2048);
+  n = x.u(c.length);
+  if (n < 0) throw new Error("agentlines: the wasm container does not add up (" + n + ")");
+  return mem.subarray(2048 + c.length, 2048 + c.length + n);
+}
+`;
+const SHIPPED_CALL = "return alUnsplit(AGENTLINES_WASM, AGENTLINES_WASM_MAP, d);";
 
 /** The wasm bytes inside a built ui-parser file (the shipped encoding; since round 6 the
  * split-stream container, scripts/wasm-split.mjs). */
@@ -102,26 +119,29 @@ export function wasmOf(src) {
   const m = WASM_VAR.exec(src);
   const t = MAP_VAR.exec(src);
   if (!m || !t) throw new Error("the wasm strings (var AGENTLINES_WASM, AGENTLINES_WASM_MAP) were not found");
-  return charsToWasm(m[1], t[1]);
+  return charsToWasm(unliteral(m[1]), unliteral(t[1]));
 }
 
 /** A built ui-parser file with `wasm` (default: its own) written in another encoding. */
 export function reencode(src, name, wasm = wasmOf(src)) {
   const e = ENCODINGS[name];
   const { text, table = "" } = e.encode(wasm); // only the shipped decoder reads a table
-  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${text}";`)
-    .replace(MAP_VAR, () => `var AGENTLINES_WASM_MAP = "${table}";`);
+  let out = src.replace(WASM_VAR, () => `var AGENTLINES_WASM = "${literal(text)}";`)
+    .replace(MAP_VAR, () => `var AGENTLINES_WASM_MAP = "${literal(table)}";`);
   const u = UNSPLIT_VAR.exec(src);
   if (u) {
-    const dec = charsToWasm(u[1], MAP_VAR.exec(src)[1]);
+    const dec = charsToWasm(unliteral(u[1]), unliteral(MAP_VAR.exec(src)[1]));
     const utext = table ? charsWithTable(dec, table) : e.encode(dec).text;
-    out = out.replace(UNSPLIT_VAR, () => `var AGENTLINES_UNSPLIT = "${utext}";`);
+    out = out.replace(UNSPLIT_VAR, () => `var AGENTLINES_UNSPLIT = "${literal(utext)}";`);
   }
   if (e.decoder) {
     const a = out.indexOf("function alWasmBytes(");
     const b = out.indexOf("\n}\n", a);
     if (a < 0 || b < 0) throw new Error("alWasmBytes was not found");
-    out = out.slice(0, a) + e.decoder + out.slice(b + 2);
+    out = out.slice(0, a) + e.decoder + "\n" + BYTES_PATH + out.slice(b + 2);
+    if (out.includes(SHIPPED_CALL)) {
+      out = out.replace(SHIPPED_CALL, () => "return alUnsplitBytes(alWasmBytes(AGENTLINES_WASM, AGENTLINES_WASM_MAP), d);");
+    }
   }
   return out;
 }
@@ -153,7 +173,7 @@ export function encodingReport({ runs = 7 } = {}) {
     let base = 0;
     for (const [name, e] of Object.entries(ENCODINGS)) {
       const { text, table } = e.encode(w);
-      const lit = Buffer.from(`"${text}"` + (table === undefined ? "" : `"${table}"`), "utf8");
+      const lit = Buffer.from(`"${literal(text)}"` + (table === undefined ? "" : `"${literal(table)}"`), "utf8");
       const g = gz(lit);
       if (name === shippedName) base = g;
       sizeRows.push([`${f} as ${name}`, String(lit.length), String(g), String(br(lit)),

@@ -2,8 +2,9 @@
 ;; the container and documents its layout; alUnsplit in glue.js runs this). Hand-written
 ;; WebAssembly, not JS: the same loop in JS costs 9-12 ms on the first call in a fresh Node
 ;; process (interpreted until V8's optimised code arrives, which takes as long), this one
-;; ~1 ms compiled and run (docs/bench.md, issue 18 round 6). scripts/assemble.mjs builds it
-;; with binaryen (wasm-opt -Oz) and inlines its bytes (~0.4 KB) beside the wasm.
+;; ~3 ms and the characters -> bytes step before it (d) ~1.5 ms, both run once in Liftoff
+;; (docs/bench.md, issue 18 round 6). scripts/assemble.mjs builds it with binaryen (wasm-opt
+;; -Oz) and inlines its bytes (~1.2 KB) beside the wasm.
 ;;
 ;; The kind of each opcode (alUnsplit writes it from AL_OPS in glue.js, as runs of (first
 ;; opcode, kind)): 0 no immediate, 1-15 one LEB128 number from that stream (1 local, 2 global,
@@ -13,13 +14,44 @@
 ;; prefixes (sub-opcode in stream 0, immediates decided here), 255 no such opcode.
 ;;
 ;; Memory: bytes 0-255 the kind of each opcode, 256-315
-;; each stream's read position (i32 x 15), 320-379 each stream's end, the container from
-;; 512, the wasm written right after the container. u(container length) returns the wasm's
-;; length, or a negative number when the container does not add up (out-of-bounds
-;; access traps instead).
+;; each stream's read position (i32 x 15), 320-379 each stream's end, 1024-1279 the
+;; character table (below), the container from 2048, the wasm written right after the
+;; container. The glue writes the container's characters (the AGENTLINES_WASM string) at
+;; 2048 as UTF-8 with TextEncoder.encodeInto (native: no JS loop over ~350 K characters,
+;; which cost ~3 ms cold) and d(UTF-8 length) turns them into the container's bytes in
+;; place; u(container length) then returns the wasm's length. Either returns a negative
+;; number when its input does not add up (out-of-bounds access traps instead).
 (module
   (memory (export "m") 1)
   (global $np (mut i32) (i32.const 0))
+
+  ;; Characters -> bytes. The map (scripts/wasm-chars.mjs) gives the 256 byte values the 256
+  ;; characters U+0000-U+00FF: one UTF-8 byte below U+0080, else two (lead byte C2 or C3; any
+  ;; other lead byte, so any other character, fails the decode). The table at 1024 has the
+  ;; byte for each code point c at 1024 + c (the glue writes it from AGENTLINES_WASM_MAP).
+  ;; Decoded in place (the output never overtakes the input); returns the byte count.
+  (func (export "d") (param $len i32) (result i32)
+    (local $i i32) (local $o i32) (local $e i32) (local $c i32)
+    (local.set $i (i32.const 2048))
+    (local.set $o (i32.const 2048))
+    (local.set $e (i32.add (i32.const 2048) (local.get $len)))
+    (block $bad
+      (block $done
+        (loop $l
+          (br_if $done (i32.ge_u (local.get $i) (local.get $e)))
+          (local.set $c (i32.load8_u (local.get $i)))
+          (if (i32.ge_u (local.get $c) (i32.const 128))
+            (then
+              (br_if $bad (i32.gt_u (i32.sub (local.get $c) (i32.const 0xc2)) (i32.const 1)))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (local.set $c (i32.or (i32.shl (i32.and (local.get $c) (i32.const 31)) (i32.const 6))
+                (i32.and (i32.load8_u (local.get $i)) (i32.const 63))))))
+          (i32.store8 (local.get $o) (i32.load8_u offset=1024 (local.get $c)))
+          (local.set $o (i32.add (local.get $o) (i32.const 1)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $l)))
+      (return (i32.sub (local.get $o) (i32.const 2048))))
+    (i32.const -5))
 
   ;; The LEB128 number at p; $np is set to the byte after it.
   (func $num (param $p i32) (result i32)
@@ -65,7 +97,7 @@
     (local $start i32) (local $q i32) (local $h i32) (local $he i32) (local $fe i32)
     (local $b i32) (local $k i32) (local $n i32) (local $sub i32) (local $x i32) (local $o i32)
     ;; Header: rest length, splice offset, the streams' lengths.
-    (local.set $rest (call $num (i32.const 512)))
+    (local.set $rest (call $num (i32.const 2048)))
     (local.set $splice (call $num (global.get $np)))
     (local.set $p (global.get $np))
     (loop $l
@@ -82,7 +114,7 @@
       (i32.store offset=320 (local.get $i) (local.get $p))
       (local.set $i (i32.add (local.get $i) (i32.const 4)))
       (br_if $l (i32.lt_u (local.get $i) (i32.const 60))))
-    (if (i32.ne (local.get $p) (i32.add (i32.const 512) (local.get $clen)))
+    (if (i32.ne (local.get $p) (i32.add (i32.const 2048) (local.get $clen)))
       (then (return (i32.const -1))))
     (if (i32.gt_u (local.get $splice) (local.get $rest))
       (then (return (i32.const -1))))

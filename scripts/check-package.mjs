@@ -24,11 +24,13 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // stateless-only wasm inlining its line path, simd128 string scans; docs/bench.md): 150.2
 // KiB full, Codex 85.7 KiB, nine per-runtime stateless files within the 60 KiB target.
 // Round 6 (the wasm's function bodies as split streams, scripts/wasm-split.mjs; docs/bench.md):
-// 135.2 KiB full, Codex 79.9 KiB, 3-10% off every file.
+// 135.2 KiB full, Codex 79.9 KiB, 3-10% off every file. Then the wasm's characters turned
+// into bytes inside the decoder wasm, none past U+00FF, and the shipped files without their
+// whole-line comments (-1.8 to -2.2 KB each; docs/bench.md, round 6): 133.6 KiB full, Codex 78.3 KiB.
 // The ceilings leave ~3% for another toolchain's code generation,
 // not for new code: a new module that needs more says so here.
 const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 140 * 1024, runtime: 83 * 1024 };
+const CEILING = { full: 138 * 1024, runtime: 81 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";

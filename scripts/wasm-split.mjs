@@ -24,9 +24,10 @@
 //
 // Hand-written on purpose: no library does this, and the decoder must be small (it ships in
 // every file), synchronous (the wasm is compiled on the first parseStdoutLine call) and
-// cheap cold. It is a ~1 KB hand-written wasm (pkg-template/unsplit.wat, ~0.6 KB gzip) run
-// by alUnsplit in the glue: ~1 ms for the all-runtime wasm, where the same table-driven loop
-// in JS took 9-12 ms on a fresh process's first call (docs/bench.md). Every opcode this
+// cheap cold. It is a ~1.2 KB hand-written wasm (pkg-template/unsplit.wat, ~0.7 KB gzip) run
+// by alUnsplit in the glue, which also turns the file's characters into the container's bytes:
+// ~4.5 ms for the all-runtime wasm, both steps, where the same table-driven loops in JS took
+// 12-15 ms on a fresh process's first call (docs/bench.md). Every opcode this
 // encoder does not know (anything past MVP, sign-ext, non-trapping float-to-int, bulk
 // memory, reference types, tail calls and simd128 / relaxed simd) fails the build instead of
 // being written wrong.

@@ -12,8 +12,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./host.mjs";
 
-function harness({ failInstance = false } = {}) {
-  const state = { instances: 0, trap: null, warns: [] };
+function harness({ failInstance = false, failDecoder = false } = {}) {
+  const state = { instances: 0, decoders: 0, trap: null, warns: [] };
   const W = globalThis.WebAssembly;
   const WebAssembly = {
     Module: W.Module,
@@ -21,7 +21,11 @@ function harness({ failInstance = false } = {}) {
     Instance: function (mod, imports) {
       // The split-stream decoder (pkg-template/unsplit.wat) is instantiated once, before the
       // first compile: only the parser's own instances are counted and made to fail.
-      if (!W.Module.exports(mod).some((e) => e.name === "al_input")) return new W.Instance(mod, imports);
+      if (!W.Module.exports(mod).some((e) => e.name === "al_input")) {
+        state.decoders++;
+        if (failDecoder) throw new RangeError("WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance");
+        return new W.Instance(mod, imports);
+      }
       state.instances++;
       if (failInstance) throw new W.RuntimeError("WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance");
       const real = new W.Instance(mod, imports);
@@ -118,8 +122,33 @@ test("dist/ui-parser.js: a failed instantiation fails once and says so once", ()
   }
   assert.equal(state.instances, 1, "not retried on every call");
   assert.equal(state.warns.length, 1, "said once: " + JSON.stringify(state.warns));
-  assert.match(state.warns[0], /agentlines/);
+  assert.match(state.warns[0], /agentlines: WebAssembly cannot be instantiated here/);
 });
+
+// The split-stream decoder's own instance (pkg-template/unsplit.wat) failing is a failed
+// instantiation too (no memory), not a compile refused by a CSP.
+for (const file of ["dist/ui-parser.stateless.js", "dist/index.cjs"]) {
+  test(`${file}: a failed decoder instantiation says "cannot be instantiated", once`, () => {
+    const { state, load } = harness({ failDecoder: true });
+    const al = load(file);
+    const strict = file.endsWith(".cjs");
+    for (let i = 0; i < 3; i++) {
+      if (strict) {
+        assert.throws(() => al.parseStdoutLine("x", T0), (e) => e.code === "AGENTLINES_NO_WASM" &&
+          /cannot be instantiated here \(.*Out of memory/.test(e.message) && !/Content-Security-Policy/.test(e.message));
+      } else {
+        assert.deepEqual(JSON.parse(JSON.stringify(al.parseStdoutLine("x" + i, T0))), [{ kind: "stdout", ts: T0, text: "x" + i }]);
+      }
+    }
+    assert.equal(state.decoders, 1, "not retried");
+    assert.equal(state.instances, 0);
+    if (!strict) {
+      assert.equal(state.warns.length, 1, JSON.stringify(state.warns));
+      assert.match(state.warns[0], /cannot be instantiated here/);
+      assert.doesNotMatch(state.warns[0], /Content-Security-Policy/);
+    }
+  });
+}
 
 test("dist/index.cjs: a failed instantiation throws one AgentlinesWasmError from every call", () => {
   const { state, load } = harness({ failInstance: true });

@@ -1,7 +1,9 @@
 // The split-stream wasm container (scripts/wasm-split.mjs) and its decoder (alUnsplit in
 // pkg-template/glue.js, running pkg-template/unsplit.wat): every built wasm and hand-made
 // edge cases come back byte for byte, unknown opcodes fail the encoder, and a damaged
-// container fails the decoder or gives other bytes (never silently the same).
+// container fails the decoder or gives other bytes (never silently the same). The container
+// goes in as the file's characters, so the character decoding (unsplit.wat's d) is checked
+// with it, and on its own below.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
@@ -9,12 +11,17 @@ import { join } from "node:path";
 import vm from "node:vm";
 import { root } from "./host.mjs";
 import { splitWasm, unsplitDecoder, STREAMS } from "../../scripts/wasm-split.mjs";
+import { wasmAsChars, wasmCharMap, charsToWasm, literal, unliteral } from "../../scripts/wasm-chars.mjs";
 
 // The glue's own functions, from the template (the placeholders are never read here).
-const glue = vm.createContext({ WebAssembly });
+const glue = vm.createContext({ WebAssembly, TextEncoder });
 vm.runInContext(readFileSync(join(root, "pkg-template", "glue.js"), "utf8"), glue);
-const dec = unsplitDecoder();
-const unsplit = (c) => Buffer.from(glue.alUnsplit(c, dec));
+const decModule = new WebAssembly.Module(unsplitDecoder());
+const decoder = () => new WebAssembly.Instance(decModule, {}).exports;
+// The whole first-call path: the container written as characters (scripts/wasm-chars.mjs),
+// then alUnsplit (UTF-8 into the decoder's memory, characters -> bytes, streams -> wasm).
+const unsplitChars = (text, table) => Buffer.from(glue.alUnsplit(text, table, decoder()));
+const unsplit = (c) => { const { text, table } = wasmAsChars(c); return unsplitChars(text, table); };
 
 const leb = (n) => { const o = []; do { let x = n & 127; n >>>= 7; if (n) x |= 128; o.push(x); } while (n); return o; };
 const sleb = (n) => {
@@ -158,3 +165,72 @@ test("a broken decoder table is caught by the round trip", () => {
   }
   assert.ok(unsplit(c).equals(w));
 });
+
+// The decoder's characters -> bytes step (d in unsplit.wat) against the JS reference
+// (charsToWasm), with every byte value written as a one- and as a two-byte character.
+function charsDecode(text, table) {
+  const x = decoder();
+  const mem = () => new Uint8Array(x.m.buffer);
+  x.m.grow(((2048 + 2 * text.length) >>> 16) + 1);
+  for (let b = 0; b < 256; b++) mem()[1024 + table.charCodeAt(b)] = b;
+  const r = new TextEncoder().encodeInto(text, mem().subarray(2048));
+  assert.equal(r.read, text.length);
+  const n = x.d(r.written);
+  return n < 0 ? n : Buffer.from(mem().subarray(2048, 2048 + n));
+}
+
+test("characters come back as bytes: every byte value, one- and two-byte characters", () => {
+  // Skewed frequencies, so the map gives some values one-byte and others two-byte characters.
+  const bytes = Buffer.from(Array.from({ length: 20000 }, (_, i) => (i * i * 7 + (i >> 3)) % (i % 3 ? 97 : 256)));
+  const { text, table } = wasmAsChars(bytes);
+  assert.equal(new Set(bytes).size, 256, "every byte value");
+  assert.ok(/[\u0080-\u00ff]/.test(text) && /[\u0001-\u007f]/.test(text) && /[\0\n\r"\\]/.test(text), "every kind of character");
+  assert.ok(!/[^\u0000-\u00ff]/.test(table), "none past U+00FF (the file stays one-byte text for V8)");
+  // Written into the file: the five a literal cannot hold raw are escaped, and read back the same.
+  const lit = literal(text);
+  assert.ok(!/[\0\n\r]/.test(lit) && !/(^|[^\\])(\\\\)*"/.test(lit), "no raw NUL, LF, CR or unescaped quote");
+  assert.equal(unliteral(lit), text);
+  assert.equal(new Function(`return "${literal(table)}";`)(), table, "JS reads the literal as the table");
+  assert.deepEqual(wasmCharMap(bytes).length, 256);
+  assert.ok(charsToWasm(text, table).equals(bytes), "the JS reference");
+  assert.ok(charsDecode(text, table).equals(bytes), "the decoder wasm");
+  // The last character of the map (U+0104) and the first (TAB, U+0009) at the very ends.
+  const ends = table[255] + text + table[0];
+  assert.ok(charsDecode(ends, table).equals(Buffer.concat([Buffer.from([255]), bytes, Buffer.from([0])])));
+});
+
+test("a broken character decode fails or differs, never the same wasm", () => {
+  const w = readBuilt() ?? module(Object.values(BODIES));
+  const c = splitWasm(w);
+  const { text, table } = wasmAsChars(c);
+  assert.ok(unsplitChars(text, table).equals(w));
+  // A character the map does not have (the map is all of U+0000-U+00FF: any past it; two-
+  // and three-byte UTF-8), anywhere: the decode refuses it.
+  assert.equal(new Set(table).size, 256);
+  assert.ok(!/[^\u0000-\u00ff]/.test(table));
+  for (const bad of ["\u0100", "\u0105", "\u07ff", "\u0800", "\u20ac"]) {
+    for (const at of [0, 1, text.length >> 1, text.length - 1]) {
+      const t = text.slice(0, at) + bad + text.slice(at + 1);
+      assert.throws(() => unsplitChars(t, table), /does not add up \(-5\)/, `U+${bad.charCodeAt(0).toString(16)} at ${at}`);
+      assert.equal(charsDecode(t, table), -5);
+    }
+  }
+  // A lone surrogate becomes U+FFFD in UTF-8: refused too.
+  assert.throws(() => unsplitChars(text.slice(0, 5) + "\ud800" + text.slice(6), table), /does not add up/);
+  // Two entries of the map swapped (a one-byte and a two-byte character): other bytes or a throw.
+  const one = [...table].findIndex((ch) => ch.charCodeAt(0) < 0x80 && text.includes(ch));
+  const two = [...table].findIndex((ch) => ch.charCodeAt(0) >= 0x80 && text.includes(ch));
+  const swapped = [...table];
+  [swapped[one], swapped[two]] = [swapped[two], swapped[one]];
+  let same = false;
+  try { same = unsplitChars(text, swapped.join("")).equals(w); } catch (e) { same = false; }
+  assert.equal(same, false, "a swapped map");
+  // One character dropped or doubled: the container no longer adds up.
+  assert.throws(() => unsplitChars(text.slice(0, 100) + text.slice(101), table));
+  assert.throws(() => unsplitChars(text.slice(0, 100) + text[100] + text.slice(100), table));
+});
+
+function readBuilt() {
+  const f = join(root, "target", "pkg-wasm", "claude-stateless.wasm");
+  return existsSync(f) ? readFileSync(f) : null;
+}
