@@ -365,7 +365,7 @@ fn parse_file(
         if unshown >= 1 << 20 {
             bar.inc(std::mem::take(&mut unshown));
         }
-        // A SIMD check first (simdutf8: ~3x std's `from_utf8`, which was ~10% of a run, and
+        // A SIMD check first (simdutf8: ~4x std's `from_utf8`, which was ~10% of a run, and
         // std's several times the lossy one's); only invalid lines pay for the lossy copy.
         let text = match simdutf8::basic::from_utf8(bytes) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
