@@ -296,6 +296,12 @@ fn strip_terminal_escapes(out: &mut [Entry], start: usize) {
 /// `MAX_TURN_SIGNAL_NOTICES` per message, then one notice counting the rest.
 #[cfg(feature = "turn-signals")]
 fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
+    // A build without a JSON runtime (Hermes alone) makes only unknown events of a JSON
+    // line, never assistant text: constant per build, so its wasm leaves the turn-signal
+    // readers out (−2 KB gzip on hermes/ui-parser.js; docs/bench.md, round 6).
+    if !crate::formats::reads_json() {
+        return;
+    }
     let has_blocks = |e: &Entry| matches!(e, Entry::Assistant { text, delta: None, .. } if text.contains("```"));
     if !out[start..].iter().any(has_blocks) {
         return;

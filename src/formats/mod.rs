@@ -307,6 +307,11 @@ pub fn host_engine_line(v: &Value) -> bool {
     cfg!(feature = "acp") && common::type_of(v).starts_with("acpx.")
 }
 
+/// Whether this build reads any JSON runtime (a Hermes-only build reads none).
+pub fn reads_json() -> bool {
+    Format::JSON.iter().any(|f| f.compiled())
+}
+
 /// The most confident JSON runtime for one parsed line, if any claims it.
 pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
     let mut best: Option<(Format, Confidence)> = None;
