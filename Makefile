@@ -42,14 +42,14 @@ dist: setup
 
 $(DIST_STAMP): $(DIST_INPUTS)
 	@mkdir -p $(WASM_OUT)
-	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals
+	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,host-stateful
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host.wasm
 	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,stateless-only
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host-stateless.wasm
 	cargo build --lib --target $(WASM_TARGET) --profile wasm
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/full.wasm
 	@for r in $(RUNTIMES); do \
-	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals || exit 1; \
+	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,host-stateful || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r.wasm || exit 1; \
 	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,stateless-only || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r-stateless.wasm || exit 1; \

@@ -136,7 +136,7 @@ pub extern "C" fn al_parse_line(line_len: usize, ts_len: usize) -> usize {
 /// `\n`) then the timestamps (`ts_len` bytes): one `ts` for every line when `ts_per_line`
 /// is 0, else one per line joined by `\n`. `merge` 1 merges consecutive deltas as the host
 /// does. Returns the answer's length (one JSON array of entries for the whole log).
-#[cfg(not(feature = "stateless-only"))]
+#[cfg(not(any(feature = "stateless-only", feature = "host-stateful")))]
 #[no_mangle]
 pub extern "C" fn al_parse_log(text_len: usize, ts_len: usize, ts_per_line: u32, merge: u32) -> usize {
     with_state(|b| {
