@@ -298,7 +298,7 @@ fn strip_terminal_escapes(out: &mut [Entry], start: usize) {
 fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
     // A build without a JSON runtime (Hermes alone) makes only unknown events of a JSON
     // line, never assistant text: constant per build, so its wasm leaves the turn-signal
-    // readers out (−2 KB gzip on hermes/ui-parser.js; docs/bench.md, round 6).
+    // readers out (−4.4 KB gzip on hermes/ui-parser.js; docs/bench.md, round 6).
     if !crate::formats::reads_json() {
         return;
     }
