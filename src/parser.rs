@@ -302,7 +302,7 @@ fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
     if !crate::formats::reads_json() {
         return;
     }
-    let has_blocks = |e: &Entry| matches!(e, Entry::Assistant { text, delta: None, .. } if text.contains("```"));
+    let has_blocks = |e: &Entry| matches!(e, Entry::Assistant { text, delta: None, .. } if common::has(text, "```"));
     if !out[start..].iter().any(has_blocks) {
         return;
     }

@@ -325,7 +325,7 @@ fn command_text(v: Option<&Value>) -> String {
 
 fn shell_quote(s: &str) -> String {
     let plain =
-        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        !s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&c));
     if plain {
         s.owned()
     } else {

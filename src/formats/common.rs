@@ -244,6 +244,95 @@ pub fn compact_json(v: &Value) -> String {
     v.to_compact()
 }
 
+// Substring search without core's two-way searcher (`str::find(&str)`, `contains(&str)`,
+// `split_once(&str)`, `trim_start_matches(&str)`, `replace(&str, …)` all bring it in): it is
+// ~3 KB of every wasm that uses it, and once no call site is left it goes (docs/bench.md,
+// issue 18 round 6). Matches are byte matches: in valid UTF-8 a match of a whole needle
+// always starts and ends on character boundaries, so the offsets can slice the text.
+
+/// The byte offset of the first `needle` in `hay`, in time linear in both
+/// (Knuth-Morris-Pratt); a one-byte needle is a plain scan.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else { return Some(0) };
+    if n.len() == 1 {
+        return h.iter().position(|&b| b == first);
+    }
+    // fail[i]: the length of the longest proper prefix of n[..=i] that is also its suffix
+    // (on the stack for the short needles of every call site but one).
+    let mut short = [0usize; 32];
+    let mut long = Vec::new();
+    let fail: &mut [usize] = match short.get_mut(..n.len()) {
+        Some(f) => f,
+        None => {
+            long.resize(n.len(), 0);
+            &mut long
+        }
+    };
+    let mut k = 0;
+    for i in 1..n.len() {
+        while k > 0 && n[i] != n[k] {
+            k = fail[k - 1];
+        }
+        if n[i] == n[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    k = 0;
+    for (i, &b) in h.iter().enumerate() {
+        while k > 0 && b != n[k] {
+            k = fail[k - 1];
+        }
+        if b == n[k] {
+            k += 1;
+            if k == n.len() {
+                return Some(i + 1 - k);
+            }
+        }
+    }
+    None
+}
+
+/// Whether `needle` occurs in `hay` ([`find`]).
+pub fn has(hay: &str, needle: &str) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The byte offset of the last `needle` in `hay`. Compares at every offset from the end, so
+/// it is meant for short fixed needles (a few bytes: linear in `hay` then).
+pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    (0..=h.len().checked_sub(n.len())?).rev().find(|&i| &h[i..i + n.len()] == n)
+}
+
+/// `s` without every leading repetition of `prefix` (`str::trim_start_matches`).
+pub fn trim_start_all<'s>(mut s: &'s str, prefix: &str) -> &'s str {
+    if prefix.is_empty() {
+        return s;
+    }
+    while let Some(rest) = s.strip_prefix(prefix) {
+        s = rest;
+    }
+    s
+}
+
+/// `s` with every `from` replaced by `to`, left to right (`str::replace`; `from` not empty).
+pub fn replace_all(s: &str, from: &str, to: &str) -> String {
+    if from.is_empty() {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = find(rest, from) {
+        out.push_str(&rest[..i]);
+        out.push_str(to);
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `items` joined by `sep`, as `collect::<Vec<_>>().join(sep)` gives, without the Vec: a
 /// plain loop here is much smaller in the wasm than Vec's from-iterator code, which is
 /// instantiated again for every call site's iterator type.
@@ -489,5 +578,42 @@ mod js_json_tests {
             assert!(parse_object(t).is_none(), "{t}");
             assert_eq!(js_json_to_serde(t), None, "{t}");
         }
+    }
+}
+
+#[cfg(test)]
+mod search_tests {
+    use super::*;
+
+    /// Every string of up to `n` characters over `alphabet`.
+    fn strings(alphabet: &[char], n: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..n {
+            last = last.iter().flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}"))).collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn search_matches_the_standard_library() {
+        // Repetitive needles (KMP's failure table matters), a two-byte character, overlaps.
+        let hays = strings(&['a', 'b', 'é'], 6);
+        let needles = strings(&['a', 'b', 'é'], 3);
+        for h in &hays {
+            for n in &needles {
+                assert_eq!(find(h, n), h.find(n.as_str()), "find({h:?}, {n:?})");
+                assert_eq!(has(h, n), h.contains(n.as_str()));
+                assert_eq!(rfind(h, n), h.rfind(n.as_str()), "rfind({h:?}, {n:?})");
+                assert_eq!(trim_start_all(h, n), h.trim_start_matches(n.as_str()), "trim({h:?}, {n:?})");
+                if !n.is_empty() {
+                    assert_eq!(replace_all(h, n, "<>"), h.replace(n.as_str(), "<>"), "replace({h:?}, {n:?})");
+                }
+            }
+        }
+        assert_eq!(replace_all("abc", "", "x"), "abc");
+        let long = "ab".repeat(50_000) + "abb";
+        assert_eq!(find(&long, "ababb"), long.find("ababb"));
     }
 }

@@ -139,7 +139,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 v.get("error").and_then(|e| nonempty_str(e, "message").or_else(|| e.as_str()));
             // The error only when it says more than the output already does.
             let err =
-                error_text(v.get("error")).filter(|_| !err_msg.is_some_and(|m| output.contains(m)));
+                error_text(v.get("error")).filter(|_| !err_msg.is_some_and(|m| common::has(output, m)));
             let content = match (output.is_empty(), err) {
                 (false, Some(e)) => format!("{output}\n{e}"),
                 (true, Some(e)) => e,

@@ -45,7 +45,7 @@ use crate::formats::common::{Json, Value};
 pub fn parse_text(line: &str, ts: &str, forced: bool, out: &mut Vec<Entry>) -> bool {
     let cleaned = super::plain::clean(line);
     let t = cleaned.trim();
-    if let Some(at) = t.find("[hermes-gateway:event]") {
+    if let Some(at) = common::find(t, "[hermes-gateway:event]") {
         return gateway_event(&t[at..], ts, out);
     }
     if let Some(rest) = t.strip_prefix("[hermes-gateway]") {
@@ -137,13 +137,13 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
     // Failure suffix, then the duration (and a total in parentheses) at the end.
     let mut failure = None;
     if body.ends_with(']') {
-        if let Some(open) = body.rfind(" [") {
+        if let Some(open) = common::rfind(body, " [") {
             failure = Some(body[open + 2..body.len() - 1].owned());
             body = body[..open].trim_end();
         }
     }
     if body.ends_with("s)") {
-        if let Some(open) = body.rfind(" (") {
+        if let Some(open) = common::rfind(body, " (") {
             if seconds(&body[open + 2..body.len() - 1]).is_some() {
                 body = body[..open].trim_end();
             }

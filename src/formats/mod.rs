@@ -338,7 +338,7 @@ pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<En
     if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
         return if hermes::is_local_mark(line) {
             (Format::Hermes, Confidence::Sure)
-        } else if line.contains("[hermes-gateway") {
+        } else if common::has(line, "[hermes-gateway") {
             (Format::HermesGateway, Confidence::Sure)
         } else {
             // Thinking, `[tool]` starts and spinner remnants: Hermes-like, not proof.

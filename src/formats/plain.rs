@@ -240,7 +240,7 @@ fn has_marker(t: &str) -> bool {
     marked
         || exception
         || py_warning
-        || t.contains("panicked at")
+        || crate::formats::common::has(t, "panicked at")
         || t.starts_with("Exception in thread ")
 }
 

@@ -89,7 +89,7 @@ fn session(v: &Value, ts: &str, out: &mut Vec<Entry>) {
 fn split_text<'a>(text: &'a str, status: &str) -> (Option<&'a str>, &'a str) {
     if !status.is_empty() {
         let marker = format!(" ({status})");
-        if let Some(i) = text.find(&marker) {
+        if let Some(i) = common::find(text, &marker) {
             let rest = &text[i + marker.len()..];
             let detail = if rest.is_empty() { Some("") } else { rest.strip_prefix(": ") };
             if let Some(d) = detail {

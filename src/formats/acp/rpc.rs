@@ -49,7 +49,7 @@ fn block_text(b: &Value, full: bool) -> String {
         "audio" => format!("[audio{}]", mime(b)),
         "resource_link" => {
             let name = nonempty_str(b, "title").or_else(|| nonempty_str(b, "name")).unwrap_or("");
-            format!("[{name} ({})]", str_of(b, "uri").unwrap_or("")).replace("[ (", "[(")
+            common::replace_all(&format!("[{name} ({})]", str_of(b, "uri").unwrap_or("")), "[ (", "[(")
         }
         "resource" => {
             let r = b.get("resource").unwrap_or(&Value::Null);

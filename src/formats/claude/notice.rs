@@ -168,7 +168,7 @@ fn attachment(a: &Value) -> String {
         if body.is_empty() {
             format!(
                 "hook {name}: {}",
-                kind.trim_start_matches("hook_").replace('_', " ")
+                common::trim_start_all(kind, "hook_").replace('_', " ")
             )
         } else {
             format!("hook {name}: {}", clip(body, 200))

@@ -82,8 +82,8 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
 fn tag_inner<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
-    let start = t.find(&open)? + open.len();
-    let end = t[start..].find(&close)? + start;
+    let start = common::find(t, &open)? + open.len();
+    let end = common::find(&t[start..], &close)? + start;
     Some(&t[start..end])
 }
 
@@ -141,7 +141,7 @@ pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entr
     let failed = ["error", "failed", "not enough", "unable", "cannot", "could not", "invalid"]
         .iter()
         .any(|w| lower.starts_with(w))
-        || lower.contains(" failed");
+        || common::has(&lower, " failed");
     Some(if failed {
         Entry::stderr(ts, text)
     } else {

@@ -7,7 +7,7 @@
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
 use crate::entry::Entry;
-use crate::formats::common::{str_of, type_of, Emit, Owned};
+use crate::formats::common::{self, str_of, type_of, Emit, Owned};
 use crate::formats::common::{read, Json, Value};
 
 /// Diff lines shown per call (file headers included).
@@ -108,7 +108,7 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut pos = 0;
     while found.len() < MAX_PATCHES {
-        let Some(i) = s.get(pos..).and_then(|rest| rest.find(BEGIN)) else { break };
+        let Some(i) = s.get(pos..).and_then(|rest| common::find(rest, BEGIN)) else { break };
         let start = pos + i;
         if start > 0 && s[..start].ends_with('"') {
             // The JSON string that opens at the quote (a token opening with `"` is a string
@@ -120,7 +120,7 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
             }
         }
         let rest = &s[start..];
-        let end = rest.find(END).map_or(rest.len(), |e| e + END.len());
+        let end = common::find(rest, END).map_or(rest.len(), |e| e + END.len());
         found.push(rest[..end].owned());
         pos = start + end.max(BEGIN.len());
     }
@@ -128,7 +128,7 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
 }
 
 fn cut_at_end(s: &str, end: &str) -> String {
-    match s.find(end) {
+    match common::find(s, end) {
         Some(i) => s[..i + end.len()].owned(),
         None => s.owned(),
     }

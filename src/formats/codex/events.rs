@@ -93,7 +93,7 @@ pub(super) fn parse(
                 return;
             }
             let is_message = ty.starts_with("agent_message");
-            let raw = ty.contains("raw");
+            let raw = common::has(ty, "raw");
             if let Some(st) = state.as_deref_mut() {
                 let buf = if is_message {
                     &mut st.message_deltas

@@ -340,7 +340,7 @@ pub(super) fn injected_context(text: &str) -> Option<String> {
     let t = text.trim();
     if t.starts_with("# AGENTS.md instructions") {
         let (first, body) = t.split_once('\n').unwrap_or((t, ""));
-        return Some(context_summary(first.trim_start_matches("# "), body.trim()));
+        return Some(context_summary(common::trim_start_all(first, "# "), body.trim()));
     }
     let rest = t.strip_prefix('<')?;
     let close = rest.find('>')?;

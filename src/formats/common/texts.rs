@@ -102,7 +102,7 @@ impl Texts {
     pub fn render(&self, shown: &str) -> String {
         let mut out = String::new();
         for (label, text) in &self.parts {
-            if shown.contains(text.as_str()) {
+            if super::has(shown, text) {
                 continue;
             }
             out.push('\n');
