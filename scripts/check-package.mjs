@@ -27,10 +27,12 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // 135.2 KiB full, Codex 79.9 KiB, 3-10% off every file. Then the wasm's characters turned
 // into bytes inside the decoder wasm, none past U+00FF, and the shipped files without their
 // whole-line comments (-1.8 to -2.2 KB each; docs/bench.md, round 6): 133.6 KiB full, Codex 78.3 KiB.
+// Then the host's stateful files without the batch export and every build without core's
+// two-way string searcher (round 6, last steps): 131.4 KiB full, Codex 76.2 KiB.
 // The ceilings leave ~3% for another toolchain's code generation,
 // not for new code: a new module that needs more says so here.
 const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 138 * 1024, runtime: 81 * 1024 };
+const CEILING = { full: 135 * 1024, runtime: 79 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
