@@ -53,7 +53,7 @@ fn input_str(input: &[u8], at: usize, len: usize) -> Cow<'_, str> {
     let bytes = &input[at.min(end)..end];
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+        Err(_) => Cow::Owned(crate::formats::common::lossy_utf8(bytes)),
     }
 }
 

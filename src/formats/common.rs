@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 pub mod budget;
 pub mod diff;
 mod num;
+mod number;
 pub mod pairs;
 pub mod read;
 mod scan;
@@ -18,6 +19,7 @@ mod texts;
 mod val;
 pub mod write;
 pub use num::{fixed, num_text};
+pub use number::number as json_number;
 pub use texts::{human_texts, TEXT_BUDGET};
 pub use val::{Map, Value};
 /// Output JSON (tool inputs and the like): the value tree, owning its strings.
@@ -447,6 +449,34 @@ fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
     Some((Value::Object(map), repeated))
 }
 
+/// The four bytes of `t` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape.
+/// (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
+pub fn hex4(t: &str, i: usize) -> Option<u32> {
+    let h = t.as_bytes().get(i..i.checked_add(4)?)?;
+    h.iter().try_fold(0, |n, &b| Some(n << 4 | (b as char).to_digit(16)?))
+}
+
+/// `String::from_utf8_lossy` (each invalid sequence becomes one U+FFFD), written on
+/// `from_utf8`'s error positions: std's version brings its own UTF-8 chunk iterator, ~1 KB of
+/// wasm for a path the glue never takes.
+pub fn lossy_utf8(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (good, bad) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                out.push('\u{fffd}');
+                bytes = &bad[e.error_len().unwrap_or(bad.len())..];
+            }
+        }
+    }
+}
+
 /// What `JSON.parse` accepts and serde_json refuses, rewritten so serde_json reads it the way
 /// JavaScript would show it: a lone surrogate escape (`\ud83d`, which Node writes when a
 /// string was cut inside an emoji) becomes `\ufffd`, and a number past f64 (`1e400`)
@@ -459,10 +489,7 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
         return None;
     }
     let b = t.as_bytes();
-    let hex4 = |i: usize| -> Option<u32> {
-        let s = t.get(i..i + 4)?;
-        u32::from_str_radix(s, 16).ok().filter(|_| s.bytes().all(|c| c.is_ascii_hexdigit()))
-    };
+    let hex4 = |i: usize| hex4(t, i);
     let mut out = String::with_capacity(t.len());
     let mut changed = false;
     let (mut i, mut last, mut in_str) = (0usize, 0usize, false);
@@ -615,5 +642,31 @@ mod search_tests {
         assert_eq!(replace_all("abc", "", "x"), "abc");
         let long = "ab".repeat(50_000) + "abb";
         assert_eq!(find(&long, "ababb"), long.find("ababb"));
+    }
+
+    #[test]
+    fn lossy_utf8_matches_the_standard_library() {
+        // Every byte string of up to 4 bytes over lead, continuation, invalid and ASCII bytes
+        // (truncated, overlong and surrogate sequences among them), and some longer ones.
+        let alphabet = [b'a', 0x80, 0xbf, 0xc0, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xed, 0xa0, 0xf0, 0x9f, 0xf4, 0x90, 0xff];
+        let mut last: Vec<Vec<u8>> = vec![vec![]];
+        for _ in 0..4 {
+            last = last.iter().flat_map(|s| alphabet.iter().map(move |&b| [s.as_slice(), &[b]].concat())).collect();
+            for s in &last {
+                assert_eq!(lossy_utf8(s), String::from_utf8_lossy(s), "{s:x?}");
+            }
+        }
+        let mixed = [&b"ok \xe2\x82\xac "[..], &[0xe2, 0x82], b" \xf0\x9f\x98\x80 ", &[0xed, 0xa0, 0x80], b" end"].concat();
+        assert_eq!(lossy_utf8(&mixed), String::from_utf8_lossy(&mixed));
+    }
+
+    #[test]
+    fn hex4_reads_exactly_four_hex_digits() {
+        assert_eq!(hex4("\\u00e9x", 2), Some(0xe9));
+        assert_eq!(hex4("DbFf", 0), Some(0xdbff));
+        for bad in ["+fff", "-fff", "12g4", "123", " 123", "12é", ""] {
+            assert_eq!(hex4(bad, 0), None, "{bad:?}");
+        }
+        assert_eq!(hex4("abcd", usize::MAX), None);
     }
 }

@@ -121,9 +121,14 @@ fn is_pictograph(c: char) -> bool {
     matches!(c as u32, 0x2300..=0x23FF | 0x2600..=0x27BF | 0x1F000..=0x1FAFF)
 }
 
-/// A pictograph or other symbol (not a letter, digit or ASCII punctuation).
+/// A pictograph or other symbol that may lead a tool line: the symbol blocks from Arrows
+/// (U+2190) to Miscellaneous Symbols and Arrows (U+2BFF) and the emoji blocks, less the
+/// circled and dingbat letters and digits in them (①, ❶) and Hermes' own `┊`. Blocks rather
+/// than "not a letter or digit": that test needs core's Unicode letter and number tables
+/// (~1.3 KB gzip of the all-runtime file), and it also took CJK punctuation, private-use
+/// and replacement characters for symbols.
 fn is_symbol(c: char) -> bool {
-    (c as u32) >= 0x2190 && !c.is_alphanumeric() && c != '┊'
+    matches!(c as u32, 0x2190..=0x245F | 0x2500..=0x2775 | 0x2794..=0x2BFF | 0x1F000..=0x1FAFF) && c != '┊'
 }
 
 /// `┊ …` after the prefix: an assistant message, a tool completion, or other tool output.
@@ -216,7 +221,7 @@ fn seconds(s: &str) -> Option<f64> {
         (false, true) => int.to_owned(),
         (false, false) => format!("{int}.{frac}"),
     };
-    json.parse::<serde_json::Number>().ok()?.as_f64()
+    common::json_number(&json)?.as_f64()
 }
 
 /// The tool a Hermes display verb stands for (the names Paperclip's Hermes adapter shows).
@@ -374,6 +379,16 @@ mod tests {
         for c in cases {
             let want = c.strip_suffix('s').filter(|n| n.bytes().all(|b| b.is_ascii_digit() || b == b'.')).and_then(|n| n.parse::<f64>().ok());
             assert_eq!(seconds(c), want, "{c}");
+        }
+    }
+
+    #[test]
+    fn symbols_that_may_lead_a_tool_line() {
+        for c in ['💻', '🔍', '⚡', '✍', '→', '⏰', '❌', '🇺'] {
+            assert!(is_symbol(c), "{c}");
+        }
+        for c in ['a', 'é', '日', '「', '①', '❶', '┊', '\u{e000}', '\u{fffd}', '™'] {
+            assert!(!is_symbol(c), "{c}");
         }
     }
 

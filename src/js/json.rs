@@ -202,12 +202,9 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> Option<u32> {
-        let h = self.src.get(self.i..self.i + 4)?;
-        if !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
+        let n = crate::formats::common::hex4(self.src, self.i)?;
         self.i += 4;
-        u32::from_str_radix(h, 16).ok()
+        Some(n)
     }
 
     fn string(&mut self) -> Option<String> {

@@ -345,7 +345,9 @@ pub(super) fn injected_context(text: &str) -> Option<String> {
     let rest = t.strip_prefix('<')?;
     let close = rest.find('>')?;
     let tag = &rest[..close];
-    let tag_chars = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == ' ';
+    // Codex's own tag names are ASCII (`user_instructions`, `environment_context`); a Unicode
+    // letter test would bring core's alphabetic tables (~2 KB gzip) for nothing.
+    let tag_chars = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ' ';
     if tag.trim().is_empty() || !tag.chars().all(tag_chars) {
         return None;
     }

@@ -207,7 +207,9 @@ fn injected_user_context_becomes_system() {
     for odd in ["<a</a>", "<a>", "<tag→x</tag>", "<>x</>", "<a=1>x</a=1>"] {
         assert!(rollout::injected_context(odd).is_none(), "{odd}");
     }
-    assert_eq!(rollout::injected_context("<é>x</é>").as_deref(), Some("é:\nx"));
+    // Multi-byte text around the tag is sliced safely; tag names are ASCII, as Codex writes them.
+    assert_eq!(rollout::injected_context("<note>é</note>").as_deref(), Some("note:\né"));
+    assert!(rollout::injected_context("<é>x</é>").is_none());
     let out = stateless(&[&env, &not_injected]);
     assert_eq!(texts(&out), ["environment: cwd /r · shell zsh", "<b>bold</b> is html"]);
     assert_eq!(kinds(&out), ["system", "user"]);

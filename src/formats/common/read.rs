@@ -22,9 +22,9 @@
 //! - Arrays and objects nest at most 127 deep: serde_json counts down from 128 at each `[`
 //!   or `{` and fails when it reaches 0.
 //! - Numbers: an integer that fits `u64` is `PosInt`; a negative one that fits `i64` (but not
-//!   `-0`) is `NegInt`; everything else is an `f64` as serde_json computes it (we hand such
-//!   tokens to serde_json's own `FromStr for Number`, its float algorithm, which keeps
-//!   core's `f64` parser and its tables out of the wasm). A float past `f64` is an error.
+//!   `-0`) is `NegInt`; everything else is an `f64` as serde_json computes it (`number.rs`
+//!   follows its algorithm; core's `f64` parser and its tables stay out of the wasm). A
+//!   float past `f64` is an error.
 //! - An object keeps each key once, at its first position, with its last value
 //!   ([`Map::push`], [`Map::dedupe`]).
 //!
@@ -249,9 +249,8 @@ impl<'a> Reader<'a> {
         Some(n)
     }
 
-    /// The extent of the number token at the cursor (JSON's grammar) and whether it is a
-    /// plain integer (no fraction, no exponent). The cursor moves past it.
-    fn number_token(&mut self) -> Option<(usize, bool)> {
+    /// Where the number token at the cursor (JSON's grammar) starts; the cursor moves past it.
+    fn number_token(&mut self) -> Option<usize> {
         let b = self.s.as_bytes();
         let start = self.i;
         let mut i = start;
@@ -274,14 +273,12 @@ impl<'a> Reader<'a> {
             Some(b'1'..=b'9') => i = digits(i + 1),
             _ => return None,
         }
-        let mut int = true;
         if b.get(i) == Some(&b'.') {
             let j = digits(i + 1);
             if j == i + 1 {
                 return None;
             }
             i = j;
-            int = false;
         }
         if let Some(b'e' | b'E') = b.get(i) {
             i += 1;
@@ -293,34 +290,15 @@ impl<'a> Reader<'a> {
                 return None;
             }
             i = j;
-            int = false;
         }
         self.i = i;
-        Some((start, int))
+        Some(start)
     }
 
     /// The number at the cursor, as serde_json reads it (see the module doc).
     fn number(&mut self) -> Option<Number> {
-        let (start, int) = self.number_token()?;
-        let token = &self.s[start..self.i];
-        let (neg, digits) = match token.strip_prefix('-') {
-            Some(d) => (true, d),
-            None => (false, token),
-        };
-        // Up to 19 digits always fit u64; longer ones go to serde_json (u64 or f64).
-        if int && digits.len() <= 19 {
-            let mut n: u64 = 0;
-            for d in digits.bytes() {
-                n = n * 10 + u64::from(d - b'0');
-            }
-            if !neg {
-                return Some(n.into());
-            }
-            let v = (n as i64).wrapping_neg();
-            // serde_json: `-0` and magnitudes past i64 become floats.
-            return if v >= 0 { Number::from_f64(-(n as f64)) } else { Some(v.into()) };
-        }
-        token.parse::<Number>().ok()
+        let start = self.number_token()?;
+        super::number::number(&self.s[start..self.i])
     }
 
     /// A string body, the cursor just past its opening quote; borrowed when it holds no

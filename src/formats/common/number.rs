@@ -1,0 +1,344 @@
+//! A JSON number token to a `serde_json::Number`, exactly as serde_json (1.0.x as locked,
+//! default features: no `float_roundtrip`, no `arbitrary_precision`) reads it.
+//!
+//! Why not `token.parse::<serde_json::Number>()`, which is what this replaces: that goes
+//! through serde_json's `Deserializer` (its number state machine, error values with line and
+//! column, `SliceRead::position_of_index`) and its table of the 309 powers of ten, ~2.5 KB of
+//! `f64`s that do not compress. Together ~3 KB gzip of every ui-parser file (issue 18). The
+//! powers here are computed once each, on first use, with a small big-integer product, and
+//! kept in a cache of atomics (zeroed memory, no data segment; plain loads and stores in wasm).
+//!
+//! serde_json's algorithm, which this follows step for step (its quirks included, because
+//! the golden outputs and conformance cases come from it):
+//!
+//! - digits go into a `u64` significand while they fit; the first digit that would overflow
+//!   it, and every later one, is dropped: integer digits add 1 to the decimal exponent each,
+//!   fraction digits are skipped. After a dropped integer digit, fraction digits still go into
+//!   the significand while they fit.
+//! - an integer without `.`/`e` is a `u64`, or an `i64` when negative; `-0` and negatives past
+//!   `i64` are floats.
+//! - the value is `significand as f64`, then multiplied by 10^e (e >= 0; ∞ is an error) or
+//!   divided by 10^-e (e < 0, first by 1e308 while -e > 308), where 10^k is the `f64` nearest
+//!   to it (what the literal `1ek` is). So it can differ from the correctly rounded value in
+//!   the last bit, as serde_json's does.
+//! - an exponent past `i32` is an error with a non-zero significand and a positive sign;
+//!   otherwise the value is ±0.
+
+use serde_json::Number;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// `token` (a whole JSON number, nothing around it) as serde_json reads it; `None` where
+/// serde_json's `FromStr for Number` fails (not a JSON number, or a float past `f64`).
+pub fn number(token: &str) -> Option<Number> {
+    let b = token.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let mut c = Cursor { b, i: usize::from(neg), neg };
+    let f = match c.peek() {
+        b'0' => {
+            c.i += 1;
+            if c.peek().is_ascii_digit() {
+                return None;
+            }
+            c.after_integer(0)?
+        }
+        b'1'..=b'9' => {
+            let mut sig = 0u64;
+            loop {
+                let d = c.peek();
+                if !d.is_ascii_digit() {
+                    break c.after_integer(sig)?;
+                }
+                let d = u64::from(d - b'0');
+                if overflows(sig, d) {
+                    break Tail::Float(c.long_integer(sig)?);
+                }
+                c.i += 1;
+                sig = sig * 10 + d;
+            }
+        }
+        _ => return None,
+    };
+    if c.i != b.len() {
+        return None;
+    }
+    match f {
+        Tail::Int(n) => Some(n),
+        Tail::Float(f) => Number::from_f64(f),
+    }
+}
+
+enum Tail {
+    Int(Number),
+    Float(f64),
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+    neg: bool,
+}
+
+/// Whether `sig * 10 + d` is past `u64::MAX` (serde_json's `overflow!`).
+fn overflows(sig: u64, d: u64) -> bool {
+    sig >= u64::MAX / 10 && (sig > u64::MAX / 10 || d > u64::MAX % 10)
+}
+
+impl Cursor<'_> {
+    /// The byte at the cursor, or 0 at the end (serde_json's `peek_or_null`).
+    fn peek(&self) -> u8 {
+        self.b.get(self.i).copied().unwrap_or(0)
+    }
+
+    fn skip_digits(&mut self) {
+        while self.peek().is_ascii_digit() {
+            self.i += 1;
+        }
+    }
+
+    /// After the integer digits, all of which fit (serde_json's `parse_number`).
+    fn after_integer(&mut self, sig: u64) -> Option<Tail> {
+        Some(match self.peek() {
+            b'.' => Tail::Float(self.decimal(sig, 0)?),
+            b'e' | b'E' => Tail::Float(self.exponent(sig, 0)?),
+            _ if !self.neg => Tail::Int(sig.into()),
+            _ => {
+                let n = (sig as i64).wrapping_neg();
+                // `-0` and magnitudes past i64 become floats.
+                if n >= 0 {
+                    Tail::Float(-(sig as f64))
+                } else {
+                    Tail::Int(n.into())
+                }
+            }
+        })
+    }
+
+    /// Integer digits past what the significand holds: each adds 1 to the exponent.
+    fn long_integer(&mut self, sig: u64) -> Option<f64> {
+        let mut exp = 0i32;
+        loop {
+            match self.peek() {
+                b'0'..=b'9' => {
+                    self.i += 1;
+                    exp = exp.wrapping_add(1);
+                }
+                b'.' => return self.decimal(sig, exp),
+                b'e' | b'E' => return self.exponent(sig, exp),
+                _ => return self.float(sig, exp),
+            }
+        }
+    }
+
+    /// The cursor on `.`.
+    fn decimal(&mut self, mut sig: u64, exp_before: i32) -> Option<f64> {
+        self.i += 1;
+        let mut after = 0i32;
+        while self.peek().is_ascii_digit() {
+            let d = u64::from(self.peek() - b'0');
+            if overflows(sig, d) {
+                // The remaining fraction digits are dropped.
+                self.skip_digits();
+                return self.exponent_or_end(sig, exp_before.wrapping_add(after));
+            }
+            self.i += 1;
+            sig = sig * 10 + d;
+            after = after.wrapping_sub(1);
+        }
+        if after == 0 {
+            return None; // no digit after the point
+        }
+        self.exponent_or_end(sig, exp_before.wrapping_add(after))
+    }
+
+    fn exponent_or_end(&mut self, sig: u64, exp: i32) -> Option<f64> {
+        match self.peek() {
+            b'e' | b'E' => self.exponent(sig, exp),
+            _ => self.float(sig, exp),
+        }
+    }
+
+    /// The cursor on `e` or `E`.
+    fn exponent(&mut self, sig: u64, start: i32) -> Option<f64> {
+        self.i += 1;
+        let positive = match self.peek() {
+            b'+' | b'-' => {
+                self.i += 1;
+                self.b[self.i - 1] == b'+'
+            }
+            _ => true,
+        };
+        if !self.peek().is_ascii_digit() {
+            return None;
+        }
+        let mut exp = 0i32;
+        while self.peek().is_ascii_digit() {
+            let d = i32::from(self.peek() - b'0');
+            self.i += 1;
+            if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || d > i32::MAX % 10) {
+                // Past i32: an error instead of ∞, else ±0.
+                if sig != 0 && positive {
+                    return None;
+                }
+                self.skip_digits();
+                return Some(if self.neg { -0.0 } else { 0.0 });
+            }
+            exp = exp * 10 + d;
+        }
+        let exp = if positive { start.saturating_add(exp) } else { start.saturating_sub(exp) };
+        self.float(sig, exp)
+    }
+
+    /// `sig × 10^exp` as serde_json computes it (`f64_from_parts`).
+    fn float(&self, sig: u64, mut exp: i32) -> Option<f64> {
+        let mut f = sig as f64;
+        loop {
+            let k = exp.wrapping_abs() as u32;
+            if k <= 308 {
+                if exp >= 0 {
+                    f *= pow10(k);
+                    if f.is_infinite() {
+                        return None;
+                    }
+                } else {
+                    f /= pow10(k);
+                }
+                break;
+            }
+            if f == 0.0 {
+                break;
+            }
+            if exp >= 0 {
+                return None;
+            }
+            f /= 1e308;
+            exp += 308;
+        }
+        Some(if self.neg { -f } else { f })
+    }
+}
+
+/// 10^k for k <= 308 as the nearest `f64` (ties to even): the value of the literal `1ek`.
+/// Computed on first use and cached; 0 in the cache means not computed yet (no power is 0).
+fn pow10(k: u32) -> f64 {
+    static CACHE: [AtomicU64; 309] = [const { AtomicU64::new(0) }; 309];
+    let slot = &CACHE[k as usize];
+    let bits = slot.load(Relaxed);
+    if bits != 0 {
+        return f64::from_bits(bits);
+    }
+    let bits = pow10_bits(k);
+    slot.store(bits, Relaxed);
+    f64::from_bits(bits)
+}
+
+/// The bits of the `f64` nearest to 10^k (k <= 308): 10^k as a big integer (32-bit limbs,
+/// least significant first), its top 53 bits rounded half to even on the bits below.
+fn pow10_bits(k: u32) -> u64 {
+    let mut limbs: Vec<u32> = vec![1];
+    for _ in 0..k {
+        let mut carry = 0u64;
+        for l in &mut limbs {
+            let v = u64::from(*l) * 10 + carry;
+            *l = v as u32;
+            carry = v >> 32;
+        }
+        if carry != 0 {
+            limbs.push(carry as u32);
+        }
+    }
+    let top = *limbs.last().unwrap_or(&1);
+    // Bit length of the number; bit(i) is its bit i.
+    let len = 32 * (limbs.len() as u32 - 1) + (32 - top.leading_zeros());
+    let bit = |i: u32| (limbs[(i / 32) as usize] >> (i % 32)) & 1 == 1;
+    if len <= 53 {
+        // Exact (k <= 22): the integer itself.
+        let v = limbs.iter().rev().fold(0u64, |a, &l| (a << 32) | u64::from(l));
+        return (v as f64).to_bits();
+    }
+    let low = len - 53; // bits below the 53 kept
+    let mut m = (low..len).rev().fold(0u64, |a, i| (a << 1) | u64::from(bit(i)));
+    let half = bit(low - 1);
+    let sticky = (0..low - 1).any(bit);
+    let mut len = len;
+    if half && (sticky || m & 1 == 1) {
+        m += 1;
+        if m == 1 << 53 {
+            m >>= 1;
+            len += 1;
+        }
+    }
+    // m × 2^low with m in [2^52, 2^53): the exponent of the top bit is len - 1.
+    (u64::from(len - 1 + 1023) << 52) | (m & ((1 << 52) - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powers_of_ten_are_the_literals() {
+        for k in 0..=308u32 {
+            let lit: f64 = format!("1e{k}").parse().unwrap();
+            assert_eq!(pow10(k).to_bits(), lit.to_bits(), "1e{k}");
+            assert_eq!(pow10(k).to_bits(), lit.to_bits(), "1e{k} from the cache");
+        }
+    }
+
+    fn same(t: &str) {
+        let theirs = t.parse::<Number>().ok();
+        let ours = number(t);
+        match (&ours, &theirs) {
+            (Some(a), Some(b)) => {
+                assert_eq!(a, b, "{t:?}");
+                // Number's == compares -0.0 and 0.0 as equal; the sign must match too.
+                assert_eq!(a.to_string(), b.to_string(), "{t:?}");
+            }
+            (None, None) => {}
+            _ => panic!("{t:?}: ours {ours:?}, serde_json {theirs:?}"),
+        }
+    }
+
+    #[test]
+    fn edge_cases_match_serde_json() {
+        for t in [
+            "0", "-0", "1", "-1", "00", "01", "-", "", "1.", ".5", "1e", "1e+", "1E-", "1.5e3x", "+1", " 1",
+            "18446744073709551615", "18446744073709551616", "184467440737095516150.5",
+            "1844674407370955161.6", "1844674407370955161.5", "-9223372036854775808",
+            "-9223372036854775809", "-18446744073709551615", "-18446744073709551616",
+            "123456789012345678901234567890", "0.000000000000000000000000000001234567890123456789",
+            "1e308", "1.7976931348623157e308", "1.7976931348623159e308", "1e309", "-1e309",
+            "1e-308", "1e-324", "5e-324", "2.2250738585072014e-308", "4.9e-324", "1e-400", "0e999999999999",
+            "1e2147483647", "1e2147483648", "0e2147483648", "1e-2147483648", "1e-2147483649", "-1e-99999999999",
+            "0.1", "0.2", "0.30000000000000004", "123.456", "-0.0", "-0e5", "9007199254740993",
+            "1.0e+22", "1e23", "8.5e-323", "3.14159265358979323846264338327950288",
+            "0.40389375000000005", "1E400", "0.0000", "100000000000000000000000e-10",
+        ] {
+            same(t);
+        }
+    }
+
+    #[test]
+    fn generated_tokens_match_serde_json() {
+        // Deterministic pseudo-random tokens over the grammar's parts and beyond it.
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s % n
+        };
+        let parts = ["-", "0", "1", "9", "12", "18446744073709551615", "00", ".", "5", "e", "E", "+", "-", "308", "309", "7", "x"];
+        for _ in 0..200_000 {
+            let mut t = String::new();
+            for _ in 0..=next(7) {
+                t.push_str(parts[next(parts.len() as u64) as usize]);
+            }
+            same(&t);
+        }
+        for _ in 0..50_000 {
+            let t = format!("{}{}.{}e{}{}", if next(2) == 0 { "-" } else { "" }, next(1 << 40), next(1 << 50),
+                if next(2) == 0 { "-" } else { "" }, next(400));
+            same(&t);
+        }
+    }
+}
