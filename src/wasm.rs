@@ -13,7 +13,9 @@
 //!
 //! Feature `stateless-only` (the wasm of the `ui-parser.stateless.js` files) leaves out the
 //! stateful (`al_parser_*`) and batch (`al_parse_log`) exports, and with them the stateful
-//! parser's code: ~5-6 KB gzip less in files that only ever call `al_parse_line`.
+//! parser's code: ~5-6 KB gzip less in files that only ever call `al_parse_line`. Those
+//! files also allocate from a bump arena emptied at every call ([`arena`]) instead of
+//! dlmalloc.
 //!
 //! Buffers: one input and one output buffer, reused across calls. The line is read in place
 //! (borrowed, not copied) and the answer serialised straight into the output buffer. An
@@ -25,11 +27,9 @@ use crate::parser::parse_line;
 #[cfg(not(feature = "stateless-only"))]
 use crate::{parser::StdoutParser, Format};
 use std::borrow::Cow;
-use std::cell::RefCell;
 
 const KEEP_BYTES: usize = 1 << 20;
 
-#[derive(Default)]
 struct Buffers {
     input: Vec<u8>,
     output: Vec<u8>,
@@ -37,12 +37,22 @@ struct Buffers {
     parsers: Vec<Option<StdoutParser>>,
 }
 
-thread_local! {
-    static STATE: RefCell<Buffers> = RefCell::new(Buffers::default());
-}
+static mut STATE: Buffers = Buffers {
+    input: Vec::new(),
+    output: Vec::new(),
+    #[cfg(not(feature = "stateless-only"))]
+    parsers: Vec::new(),
+};
 
+/// The instance's buffers and parsers. A plain `static mut` rather than a `thread_local!`
+/// around a `RefCell` (~1 KB of wasm for a guard that cannot fire):
+// SAFETY: only the exports below call this, each once, and nothing inside `f` can reach
+// another export: wasm32-unknown-unknown without the atomics feature has one thread, and the
+// module imports nothing, so no JS runs (and no export is re-entered) while `f` holds the
+// reference. A trap in `f` leaves the state half-written, but the glue then drops the whole
+// instance and never calls it again.
 fn with_state<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
-    STATE.with(|s| f(&mut s.borrow_mut()))
+    f(unsafe { &mut *std::ptr::addr_of_mut!(STATE) })
 }
 
 /// `len` bytes at `at` of the input buffer as text, borrowed. The glue writes UTF-8 with
@@ -90,10 +100,24 @@ fn shrink_input(b: &mut Buffers) {
     }
 }
 
-/// Makes the input buffer at least `len` bytes long and returns where it starts.
+/// Makes the input buffer at least `len` bytes long and returns where it starts. In the
+/// stateless files this starts a call: the arena is emptied first (see [`arena`]).
 #[no_mangle]
 pub extern "C" fn al_input(len: usize) -> *mut u8 {
     with_state(|b| {
+        #[cfg(feature = "stateless-only")]
+        {
+            // The last answer lives in the arena that is about to be reused. The input buffer
+            // is its first block: kept (not zeroed again) when it is big enough and not
+            // oversized, else given up with the rest.
+            std::mem::forget(std::mem::take(&mut b.output));
+            if b.input.len() >= len && b.input.capacity() <= KEEP_BYTES {
+                arena::reset_after(b.input.as_ptr() as usize + b.input.capacity());
+            } else {
+                std::mem::forget(std::mem::take(&mut b.input));
+                arena::reset();
+            }
+        }
         if b.input.len() < len {
             b.input.resize(len, 0);
         }
@@ -242,6 +266,111 @@ pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
         shrink_input(b);
         set_output(b, json)
     })
+}
+
+/// The allocator of the stateless files (feature `stateless-only`): a bump arena emptied at
+/// the start of every call. Those files only ever call `al_parse_line`, and nothing in it
+/// outlives the call except its answer, which the glue has read before the next one. So
+/// nothing needs freeing one by one, and dlmalloc (~7 KB of wasm, ~3 KB gzip) can go.
+///
+/// Within a call, memory is handed out upwards from where the last call started; freeing the
+/// newest block, or growing it, happens in place (a `Vec` or `String` being pushed to is
+/// usually the newest block). Everything else freed during a call stays used until the next
+/// one, so a call takes at most a small multiple of what it holds at its peak, and memory
+/// pages, which never shrink in wasm, are reused by every later call.
+#[cfg(feature = "stateless-only")]
+mod arena {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::arch::wasm32::{memory_grow, memory_size};
+
+    const PAGE: usize = 65536;
+
+    struct Arena;
+
+    #[global_allocator]
+    static ARENA: Arena = Arena;
+
+    // The arena's start, its next free byte and the end of wasm memory (0 until first use).
+    // SAFETY (all `unsafe` here): one thread, and the allocator is never re-entered.
+    static mut BASE: usize = 0;
+    static mut NEXT: usize = 0;
+    static mut END: usize = 0;
+
+    /// Empties the arena: every block handed out so far is dead.
+    pub fn reset() {
+        unsafe { NEXT = BASE }
+    }
+
+    /// Empties the arena but for its first block, which ends at `end`.
+    pub fn reset_after(end: usize) {
+        unsafe { NEXT = end.max(BASE) }
+    }
+
+    /// Makes the arena reach `end`; false when wasm memory cannot grow that far.
+    unsafe fn reach(end: usize) -> bool {
+        if END == 0 {
+            // First use: the arena starts where the memory the module came with ends
+            // (its data and stack).
+            END = memory_size(0) * PAGE;
+            BASE = END;
+            NEXT = END;
+        }
+        if end <= END {
+            return true;
+        }
+        // At least 1 MiB at a time: fewer grows, and the glue re-reads the buffer anyway.
+        let pages = ((end - END).div_ceil(PAGE)).max(16);
+        // (4 GiB itself does not fit a wasm32 `usize`: stop one page short of it.)
+        let Some(grown) = pages.checked_mul(PAGE).and_then(|n| END.checked_add(n)) else { return false };
+        if memory_grow(0, pages) == usize::MAX {
+            return false;
+        }
+        END = grown;
+        true
+    }
+
+    unsafe impl GlobalAlloc for Arena {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            if END == 0 && !reach(0) {
+                return std::ptr::null_mut();
+            }
+            let start = match NEXT.checked_add(l.align() - 1) {
+                Some(s) => s & !(l.align() - 1),
+                None => return std::ptr::null_mut(),
+            };
+            match start.checked_add(l.size()) {
+                Some(end) if reach(end) => {
+                    NEXT = end;
+                    start as *mut u8
+                }
+                _ => std::ptr::null_mut(),
+            }
+        }
+
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            if p as usize + l.size() == NEXT {
+                NEXT = p as usize;
+            }
+        }
+
+        unsafe fn realloc(&self, p: *mut u8, l: Layout, new_size: usize) -> *mut u8 {
+            if p as usize + l.size() == NEXT {
+                // The newest block: grow or shrink it where it is.
+                return match (p as usize).checked_add(new_size) {
+                    Some(end) if reach(end) => {
+                        NEXT = end;
+                        p
+                    }
+                    _ => std::ptr::null_mut(),
+                };
+            }
+            let q = self.alloc(Layout::from_size_align_unchecked(new_size, l.align()));
+            if !q.is_null() {
+                std::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
+            }
+            q
+        }
+    }
 }
 
 #[cfg(feature = "bindgen")]

@@ -1,4 +1,5 @@
-// Hostile inputs through the built dist/ui-parser.js in the host's sandbox shape (the same
+// Hostile inputs through the built dist/ui-parser.js (and, for big lines and every fixture
+// line, dist/ui-parser.stateless.js, whose wasm has the bump arena) in the host's sandbox shape (the same
 // inputs as tests/hostile.rs natively): huge lines, deep nesting, odd strings and numbers,
 // prototype keys, NUL bytes, a million tiny lines; wasm memory stays flat; the wasm never
 // traps (the instance generation stays 1); and native and wasm give the same entries for
@@ -14,6 +15,9 @@ import { loadWithProbe } from "./robust-util.mjs";
 const TS = "2026-01-01T00:00:00.000Z";
 const MB = 1 << 20;
 const m = loadWithProbe(join(root, "dist/ui-parser.js"));
+// The default stateless file: its wasm allocates from a bump arena emptied at every call
+// (src/wasm.rs, `arena`), where dist/ui-parser.js uses dlmalloc.
+const sl = loadWithProbe(join(root, "dist/ui-parser.stateless.js"));
 
 function valid(out) {
   assert.ok(Array.isArray(out));
@@ -151,6 +155,33 @@ test("a million tiny lines in one chunk, and unmatched tool calls keep memory fl
   assert.equal(m.__gen(), 1);
 });
 
+test("stateless file (bump arena): big lines take about their size once, then memory stays flat", () => {
+  const text = (n) => JSON.stringify({ type: "assistant", message: { id: "m", role: "assistant", content: [
+    { type: "text", text: "word ".repeat(n / 10) },
+    ...Array.from({ length: 200 }, (_, i) => ({ type: "tool_use", id: "t" + i, name: "Bash", input: { command: "echo " + "y".repeat(n / 400) } })),
+  ] } });
+  const escaped = (n) => JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "é\n\"\\".repeat(n / 4) }] } });
+  const small = `{"type":"assistant","message":{"id":"s","role":"assistant","content":[{"type":"text","text":"hi"}]}}`;
+  const report = [];
+  let biggest = 0; // memory never shrinks: bound it by the biggest line so far
+  for (const [name, line] of [["64 MB plain", "x".repeat(64 * MB)], ["8 MB assistant message", text(8 * MB)], ["32 MB escaped tool result", escaped(32 * MB)]]) {
+    const sizes = [];
+    for (let i = 0; i < 3; i++) {
+      same(sl.parseStdoutLine(line, TS), m.parseStdoutLine(line, TS), `${name}: the stateless file and dist/ui-parser.js`);
+      sizes.push(sl.__memBytes());
+    }
+    for (let i = 0; i < 20_000; i++) sl.parseStdoutLine(small, TS);
+    sizes.push(sl.__memBytes());
+    report.push(`${name}: ${sizes.map((s) => (s / MB).toFixed(0)).join(", ")} MiB`);
+    assert.ok(sizes.slice(1).every((s) => s === sizes[0]), `${name}: memory kept growing: ${sizes}`);
+    // The UTF-8 line and the little a call builds on it; the arena grows 1 MiB at a time.
+    biggest = Math.max(biggest, Buffer.byteLength(line));
+    assert.ok(sizes[0] <= biggest * 1.25 + 8 * MB, `${name}: ${sizes[0]} bytes of wasm memory`);
+  }
+  console.log(`stateless file, wasm memory after 3 big lines and 20 000 small ones: ${report.join("; ")}`);
+  assert.equal(sl.__gen(), 1, "no trap");
+});
+
 test("stateless: native and wasm give the same entries for every fixture line", () => {
   const bin = join(root, "target", "debug", process.platform === "win32" ? "agentlines.exe" : "agentlines");
   // Always (a no-op when fresh): a stale binary would compare old native output with new wasm.
@@ -159,15 +190,18 @@ test("stateless: native and wasm give the same entries for every fixture line", 
   for (const fx of fixtures()) {
     const input = readFileSync(fx.input, "utf8");
     const native = linesOf(execFileSync(bin, ["parse", "--stateless", "--ts", TS, fx.input], { encoding: "utf8", maxBuffer: 1 << 30 }));
-    const wasm = [];
+    const wasm = [], arena = [];
     for (const l of linesOf(input)) {
       for (const e of m.parseStdoutLine(l, TS)) wasm.push(e);
+      for (const e of sl.parseStdoutLine(l, TS)) arena.push(e);
       lines++;
     }
     assert.equal(wasm.length, native.length, `${fx.input}: entry count`);
     for (let i = 0; i < wasm.length; i++) {
       same(wasm[i], JSON.parse(native[i]), `${fx.input}: entry ${i}`);
     }
+    same(arena, wasm, `${fx.input}: the stateless file`);
   }
+  assert.equal(sl.__gen(), 1, "no trap in the stateless file");
   console.log(`native and wasm agree on ${lines} fixture lines (stateless)`);
 });
