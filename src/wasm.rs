@@ -14,8 +14,8 @@
 //! Feature `stateless-only` (the wasm of the `ui-parser.stateless.js` files) leaves out the
 //! stateful (`al_parser_*`) and batch (`al_parse_log`) exports, and with them the stateful
 //! parser's code: ~5-6 KB gzip less in files that only ever call `al_parse_line`. Those
-//! files also allocate from a bump arena emptied at every call ([`arena`]) instead of
-//! dlmalloc.
+//! files also allocate from a bump arena emptied at every call, the host's stateful files from
+//! size-class free lists, both instead of dlmalloc ([`heap`]).
 //!
 //! Buffers: one input and one output buffer, reused across calls. The line is read in place
 //! (borrowed, not copied) and the answer serialised straight into the output buffer. An
@@ -101,7 +101,7 @@ fn shrink_input(b: &mut Buffers) {
 }
 
 /// Makes the input buffer at least `len` bytes long and returns where it starts. In the
-/// stateless files this starts a call: the arena is emptied first (see [`arena`]).
+/// stateless files this starts a call: the arena is emptied first (see [`heap`]).
 #[no_mangle]
 pub extern "C" fn al_input(len: usize) -> *mut u8 {
     with_state(|b| {
@@ -112,10 +112,10 @@ pub extern "C" fn al_input(len: usize) -> *mut u8 {
             // oversized, else given up with the rest.
             std::mem::forget(std::mem::take(&mut b.output));
             if b.input.len() >= len && b.input.capacity() <= KEEP_BYTES {
-                arena::reset_after(b.input.as_ptr() as usize + b.input.capacity());
+                heap::arena::reset_after(b.input.as_ptr() as usize + b.input.capacity());
             } else {
                 std::mem::forget(std::mem::take(&mut b.input));
-                arena::reset();
+                heap::arena::reset();
             }
         }
         if b.input.len() < len {
@@ -268,49 +268,40 @@ pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
     })
 }
 
-/// The allocator of the stateless files (feature `stateless-only`): a bump arena emptied at
-/// the start of every call. Those files only ever call `al_parse_line`, and nothing in it
-/// outlives the call except its answer, which the glue has read before the next one. So
-/// nothing needs freeing one by one, and dlmalloc (~7 KB of wasm, ~3 KB gzip) can go.
+/// The allocators of the host's files, in place of std's dlmalloc (~7 KB of wasm, ~2.7 KB
+/// gzip of every file). Both carve blocks upwards from where the module's own memory (its
+/// data and stack) ends, growing wasm memory as they go; neither gives memory back (wasm
+/// memory never shrinks anyway), and neither coalesces.
 ///
-/// Within a call, memory is handed out upwards from where the last call started; freeing the
-/// newest block, or growing it, happens in place (a `Vec` or `String` being pushed to is
-/// usually the newest block). Everything else freed during a call stays used until the next
-/// one, so a call takes at most a small multiple of what it holds at its peak, and memory
-/// pages, which never shrink in wasm, are reused by every later call.
-#[cfg(feature = "stateless-only")]
-mod arena {
+/// - **`arena`**, the stateless files (feature `stateless-only`): those files only ever call
+///   `al_parse_line`, and nothing it allocates outlives the call but its answer, which the
+///   glue has read before the next call. So the whole heap is emptied at the start of every
+///   call and nothing is freed one by one: freeing the newest block, or growing it, happens
+///   in place (a `Vec` or `String` being pushed to is usually the newest block); anything
+///   else freed waits for the next call.
+/// - **`classes`**, the host's stateful files (feature `host-stateful`): parsers live across
+///   calls, so blocks are recycled. A request is rounded up to one of 217 size classes (16
+///   bytes, then eight per power of two: at most 12.5% waste), and a freed block goes onto its
+///   class's free list, to be handed out again for the same class, or back to the heap when
+///   it is the top block (which also grows and shrinks in place). No headers: Rust passes
+///   the size back on every free. Allocation and free are O(1).
+#[cfg(any(feature = "stateless-only", feature = "host-stateful"))]
+mod heap {
     use std::alloc::{GlobalAlloc, Layout};
     use std::arch::wasm32::{memory_grow, memory_size};
 
     const PAGE: usize = 65536;
 
-    struct Arena;
-
-    #[global_allocator]
-    static ARENA: Arena = Arena;
-
-    // The arena's start, its next free byte and the end of wasm memory (0 until first use).
-    // SAFETY (all `unsafe` here): one thread, and the allocator is never re-entered.
+    // The heap's start, its next free byte and the end of wasm memory (0 until first use).
+    // SAFETY (every `unsafe` below): one thread (wasm32 without atomics), and the allocator
+    // is never re-entered.
     static mut BASE: usize = 0;
     static mut NEXT: usize = 0;
     static mut END: usize = 0;
 
-    /// Empties the arena: every block handed out so far is dead.
-    pub fn reset() {
-        unsafe { NEXT = BASE }
-    }
-
-    /// Empties the arena but for its first block, which ends at `end`.
-    pub fn reset_after(end: usize) {
-        unsafe { NEXT = end.max(BASE) }
-    }
-
-    /// Makes the arena reach `end`; false when wasm memory cannot grow that far.
+    /// Makes the heap reach `end`; false when wasm memory cannot grow that far.
     unsafe fn reach(end: usize) -> bool {
         if END == 0 {
-            // First use: the arena starts where the memory the module came with ends
-            // (its data and stack).
             END = memory_size(0) * PAGE;
             BASE = END;
             NEXT = END;
@@ -329,46 +320,144 @@ mod arena {
         true
     }
 
-    unsafe impl GlobalAlloc for Arena {
-        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-            if END == 0 && !reach(0) {
-                return std::ptr::null_mut();
+    /// `size` new bytes at `align` from the top of the heap (null when memory runs out).
+    unsafe fn carve(size: usize, align: usize) -> *mut u8 {
+        if END == 0 {
+            reach(0);
+        }
+        let Some(start) = NEXT.checked_add(align - 1).map(|s| s & !(align - 1)) else { return std::ptr::null_mut() };
+        match start.checked_add(size) {
+            Some(end) if reach(end) => {
+                NEXT = end;
+                start as *mut u8
             }
-            let start = match NEXT.checked_add(l.align() - 1) {
-                Some(s) => s & !(l.align() - 1),
-                None => return std::ptr::null_mut(),
-            };
-            match start.checked_add(l.size()) {
-                Some(end) if reach(end) => {
-                    NEXT = end;
-                    start as *mut u8
+            _ => std::ptr::null_mut(),
+        }
+    }
+
+    #[cfg(feature = "stateless-only")]
+    pub mod arena {
+        use super::*;
+
+        struct Arena;
+
+        #[global_allocator]
+        static ARENA: Arena = Arena;
+
+        /// Empties the heap: every block handed out so far is dead.
+        pub fn reset() {
+            unsafe { NEXT = BASE }
+        }
+
+        /// Empties the heap but for its first block, which ends at `end`.
+        pub fn reset_after(end: usize) {
+            unsafe { NEXT = end.max(BASE) }
+        }
+
+        unsafe impl GlobalAlloc for Arena {
+            unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+                carve(l.size(), l.align())
+            }
+
+            unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+                if p as usize + l.size() == NEXT {
+                    NEXT = p as usize;
                 }
-                _ => std::ptr::null_mut(),
+            }
+
+            unsafe fn realloc(&self, p: *mut u8, l: Layout, new_size: usize) -> *mut u8 {
+                if p as usize + l.size() == NEXT {
+                    // The newest block: grow or shrink it where it is.
+                    return match (p as usize).checked_add(new_size) {
+                        Some(end) if reach(end) => {
+                            NEXT = end;
+                            p
+                        }
+                        _ => std::ptr::null_mut(),
+                    };
+                }
+                let q = carve(new_size, l.align());
+                if !q.is_null() {
+                    std::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
+                }
+                q
             }
         }
+    }
 
-        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-            if p as usize + l.size() == NEXT {
-                NEXT = p as usize;
+    #[cfg(all(feature = "host-stateful", not(feature = "stateless-only")))]
+    mod classes {
+        use super::*;
+
+        struct Classes;
+
+        #[global_allocator]
+        static CLASSES: Classes = Classes;
+
+        /// Every block starts at a multiple of this (so a recycled block suits any request
+        /// of its class up to this alignment); larger alignments are carved fresh.
+        const ALIGN: usize = 16;
+
+        /// The head of each class's free list (0: empty); a free block's first word is the
+        /// next one's address.
+        static mut FREE: [usize; 217] = [0; 217];
+
+        /// The size class of a request of `size` bytes: its index and its block size.
+        pub(super) fn class(size: usize) -> (usize, usize) {
+            if size <= 16 {
+                return (0, 16);
             }
+            // 2^(e-1) < size <= 2^e, in steps of 2^(e-4) (eight classes per power of two) but
+            // at least 16, so every block size is a multiple of ALIGN. `Layout` keeps sizes
+            // within isize::MAX, so e <= 31 and the block size fits.
+            let e = usize::BITS - (size - 1).leading_zeros();
+            let step = (1usize << (e - 4)).max(ALIGN);
+            let k = (size - (1 << (e - 1))).div_ceil(step);
+            (1 + (e as usize - 5) * 8 + (k - 1), (1 << (e - 1)) + k * step)
         }
 
-        unsafe fn realloc(&self, p: *mut u8, l: Layout, new_size: usize) -> *mut u8 {
-            if p as usize + l.size() == NEXT {
-                // The newest block: grow or shrink it where it is.
-                return match (p as usize).checked_add(new_size) {
-                    Some(end) if reach(end) => {
-                        NEXT = end;
-                        p
-                    }
-                    _ => std::ptr::null_mut(),
-                };
+        unsafe impl GlobalAlloc for Classes {
+            unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+                let (c, size) = class(l.size());
+                let head = FREE[c];
+                if head != 0 && l.align() <= ALIGN {
+                    FREE[c] = *(head as *const usize);
+                    return head as *mut u8;
+                }
+                carve(size, l.align().max(ALIGN))
             }
-            let q = self.alloc(Layout::from_size_align_unchecked(new_size, l.align()));
-            if !q.is_null() {
-                std::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
+
+            unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+                let (c, size) = class(l.size());
+                if p as usize + size == NEXT {
+                    // The top block goes back to the heap.
+                    NEXT = p as usize;
+                    return;
+                }
+                *(p as *mut usize) = FREE[c];
+                FREE[c] = p as usize;
             }
-            q
+
+            unsafe fn realloc(&self, p: *mut u8, l: Layout, new_size: usize) -> *mut u8 {
+                let (c, size) = class(l.size());
+                let (new_c, new_block) = class(new_size);
+                if new_c == c {
+                    return p;
+                }
+                // The top block (a buffer being filled, most often) grows or shrinks in place,
+                // unless the new class has a free block: growing in place while such blocks
+                // wait would leave them there for good (measured: +200 KiB per Claude log).
+                if FREE[new_c] == 0 && p as usize + size == NEXT && reach(p as usize + new_block) {
+                    NEXT = p as usize + new_block;
+                    return p;
+                }
+                let q = self.alloc(Layout::from_size_align_unchecked(new_size, l.align()));
+                if !q.is_null() {
+                    std::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
+                    self.dealloc(p, l);
+                }
+                q
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, fixtures, linesOf } from "./host.mjs";
-import { loadWithProbe } from "./robust-util.mjs";
+import { loadWithProbe, rng } from "./robust-util.mjs";
 
 const TS = "2026-01-01T00:00:00.000Z";
 const MB = 1 << 20;
@@ -180,6 +180,36 @@ test("stateless file (bump arena): big lines take about their size once, then me
   }
   console.log(`stateless file, wasm memory after 3 big lines and 20 000 small ones: ${report.join("; ")}`);
   assert.equal(sl.__gen(), 1, "no trap");
+});
+
+test("stateful parsers, one after another, over lines of many sizes: wasm memory stays flat", () => {
+  // dist/ui-parser.js allocates from size-class free lists (src/wasm.rs, `heap`). Lines whose
+  // texts and tool results range up to ~200 KB make buffers grow through many classes; a
+  // version that grew the top block in place while free blocks of the new class waited
+  // reached 640 MiB here (dlmalloc: 4 MiB).
+  const r = rng(7);
+  const lines = [];
+  for (let i = 0; i < 60; i++) {
+    lines.push(JSON.stringify({ type: "assistant", message: { id: "m" + i, role: "assistant", content: [
+      { type: "text", text: "a".repeat(r.below(5000)) },
+      { type: "tool_use", id: "t" + i, name: "Bash", input: { command: "x".repeat(r.below(3000)) } },
+    ] } }));
+    lines.push(JSON.stringify({ type: "user", message: { role: "user", content: [
+      { type: "tool_result", tool_use_id: "t" + i, content: "line\n".repeat((1000 + r.below(200_000)) / 5) },
+    ] } }));
+  }
+  const fresh = loadWithProbe(join(root, "dist/ui-parser.js")); // its own instance
+  const sizes = [];
+  for (let run = 0; run < 60; run++) {
+    const p = fresh.createStdoutParser();
+    for (const l of lines) p.parseLine(l, TS);
+    if (run % 2 === 0) p.dispose(); // and half never freed, as the host leaves them
+    if (run % 10 === 9) sizes.push(fresh.__memBytes());
+  }
+  console.log(`wasm memory every 10 stateful runs over 120 lines of up to 200 KB: ${sizes.map((s) => (s / MB).toFixed(0)).join(", ")} MiB`);
+  // The parsers never freed keep a little state each; the rest is reused.
+  assert.ok(sizes.slice(2).every((s) => s === sizes[1]) && sizes[5] <= 16 * MB, `memory kept growing: ${sizes}`);
+  assert.equal(fresh.__gen(), 1, "no trap");
 });
 
 test("stateless: native and wasm give the same entries for every fixture line", () => {
