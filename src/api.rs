@@ -13,6 +13,7 @@
 //! `{"throws": message}`, a value as `{"ok": value}`. A lone surrogate in a string argument
 //! reads as U+FFFD; arguments nested deeper than [`MAX_ARG_DEPTH`] give a clear error.
 
+use crate::prelude::*;
 use serde_json::{json, Value};
 
 /// One module's dispatcher: `Some(result)` when it knows `name`, `None` otherwise.

@@ -6,6 +6,7 @@
 //! A few fields are ours and documented in `docs/entries.md` (the host ignores unknown
 //! fields): `durationMs` on tool results, `parentToolUseId` on subagent traffic.
 
+use crate::prelude::*;
 use crate::formats::common::{write, Json as Value};
 use serde::Serialize;
 

@@ -12,6 +12,8 @@
 //! Strings are Rust `String`s: a lone surrogate (which a JS string may hold) cannot be
 //! represented and becomes U+FFFD where one would appear.
 
+use crate::prelude::*;
+#[cfg(feature = "std")]
 pub mod conformance;
 mod json;
 mod strings;
@@ -22,6 +24,7 @@ pub use strings::{
     skip_spaces, slice_utf16_from, starts_with_ci, trim, trim_start, utf16_len,
 };
 
+#[cfg(feature = "std")]
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting any recursive walk here follows; deeper parts are treated as `null`.
@@ -217,11 +220,13 @@ impl Js {
     }
 
     /// From the boundary's tagged JSON (plain JSON works too).
+    #[cfg(feature = "std")]
     pub fn from_tagged(v: &Value) -> Js {
         from_tagged_at(v, 0)
     }
 
     /// To the boundary's tagged JSON.
+    #[cfg(feature = "std")]
     pub fn to_tagged(&self) -> Value {
         to_tagged_at(self, 0)
     }
@@ -252,6 +257,7 @@ fn write_js_string(v: &Js, out: &mut String, depth: usize) {
     }
 }
 
+#[cfg(feature = "std")]
 fn from_tagged_at(v: &Value, depth: usize) -> Js {
     if depth >= MAX_DEPTH {
         return Js::Null;
@@ -286,12 +292,14 @@ fn from_tagged_at(v: &Value, depth: usize) -> Js {
     }
 }
 
+#[cfg(feature = "std")]
 fn tag(name: &str) -> Value {
     let mut m = Map::new();
     m.insert("$js".to_owned(), Value::String(name.to_owned()));
     Value::Object(m)
 }
 
+#[cfg(feature = "std")]
 /// A JS number as JSON: integers (not -0) in the safe range as integers, so `1` stays `1`.
 fn num_value(n: f64) -> Value {
     if n.is_nan() {
@@ -307,6 +315,7 @@ fn num_value(n: f64) -> Value {
     Number::from_f64(n).map_or(Value::Null, Value::Number)
 }
 
+#[cfg(feature = "std")]
 fn to_tagged_at(v: &Js, depth: usize) -> Value {
     if depth >= MAX_DEPTH {
         return Value::Null;
@@ -421,6 +430,7 @@ pub fn arg(args: &[Js], i: usize) -> &Js {
 
 /// The shared shape of a module's `api::Dispatch`: when `name` is one of `names`, converts
 /// the tagged arguments, runs `call` and tags the result.
+#[cfg(feature = "std")]
 pub fn dispatch_names(
     names: &[&str],
     call: fn(&str, &[Js]) -> Result<Js, String>,

@@ -6,6 +6,53 @@
 //! `wasm.rs` alone; the native CLI in `src/bin/agentlines.rs`. Nothing here reads a
 //! clock, the environment or the network: output depends on input only.
 
+// The host's ui-parser files (wasm without the `std` feature) are `no_std`: the panic handler
+// in wasm.rs is a bare trap, so core's panic-message formatting (Debug of strings and ranges,
+// Unicode printability tables, source locations) is not linked. `alloc` stands in for `std`
+// (its `String`, `Vec`, `format!`…); paths only core has are written `core::`.
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+#[macro_use]
+extern crate alloc as std;
+
+/// What the standard prelude gives, for the `no_std` builds (see above).
+#[allow(unused_imports)]
+pub(crate) mod prelude {
+    pub use std::borrow::ToOwned;
+    pub use std::boxed::Box;
+    pub use std::string::{String, ToString};
+    pub use std::vec::Vec;
+}
+
+/// A value only one thread ever sees: what `thread_local!` holds, for the `no_std` wasm.
+// SAFETY: the `no_std` build is wasm32-unknown-unknown without the atomics feature, so the
+// program has exactly one thread; nothing is shared.
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+pub(crate) struct OneThread<T>(pub T);
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+unsafe impl<T> Sync for OneThread<T> {}
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+impl<T> OneThread<T> {
+    pub fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
+        f(&self.0)
+    }
+}
+
+/// `static NAME: T = init;` per thread: `thread_local!` with std, `OneThread` without.
+macro_rules! per_thread {
+    (static $name:ident: $t:ty = $init:expr;) => {
+        #[cfg(not(all(target_arch = "wasm32", not(feature = "std"))))]
+        std::thread_local! {
+            static $name: $t = const { $init };
+        }
+        #[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+        static $name: crate::OneThread<$t> = crate::OneThread($init);
+    };
+}
+
+// Name-based calls (the npm entry's readers, the bindgen API) and stored run logs (the CLI):
+// never in the host's files.
+#[cfg(feature = "std")]
 pub mod api;
 pub mod entry;
 // The runtime modules' docs link private helpers (acp's `ToolLine`, pi's `session`) for
@@ -16,6 +63,7 @@ pub mod parser;
 // RFC 3339 timestamps to milliseconds and civil dates (no clock, no date crate).
 pub mod time;
 // Paperclip's stored run logs (`{ts, stream, chunk, seq}` rows) and records' own timestamps.
+#[cfg(feature = "std")]
 pub mod runlog;
 // Claude Code session-file items and selections (@ccmsg vocabulary).
 #[cfg(feature = "readers")]

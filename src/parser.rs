@@ -11,6 +11,7 @@
 //! `system` entry naming the event (JSON), never raw JSON and never an error. A blank line
 //! gives no entry (there is nothing to show).
 
+use crate::prelude::*;
 use crate::entry::Entry;
 use crate::formats::common::{Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
@@ -553,7 +554,7 @@ impl StdoutParser {
             } else if self.partial.is_empty() {
                 self.parse_line_into(piece, ts, &mut out);
             } else {
-                let mut line = std::mem::take(&mut self.partial);
+                let mut line = core::mem::take(&mut self.partial);
                 line.push_str(piece);
                 self.parse_line_into(&line, ts, &mut out);
             }
@@ -564,7 +565,7 @@ impl StdoutParser {
                 self.partial.push_str(rest);
                 if self.partial.len() >= MAX_PARTIAL_BYTES {
                     let mut long = Overlong { blank: true, ..Overlong::default() };
-                    long.add(&std::mem::take(&mut self.partial));
+                    long.add(&core::mem::take(&mut self.partial));
                     self.overlong = Some(long);
                 }
             }
@@ -579,7 +580,7 @@ impl StdoutParser {
             long.finish(ts, &mut out);
         }
         if !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
+            let line = core::mem::take(&mut self.partial);
             self.parse_line_into(&line, ts, &mut out);
         }
         out
@@ -669,7 +670,7 @@ mod tests {
         // Line i gets ts_of(i); a final newline does not make an extra line.
         for (text, lines) in [("", 0), ("\n", 1), ("a", 1), ("a\n", 1), ("a\n\n", 2), ("\n\nb", 3)]
         {
-            let seen = std::cell::Cell::new(0);
+            let seen = core::cell::Cell::new(0);
             parse_log_with(
                 text,
                 |i| {

@@ -30,6 +30,7 @@
 //! string, as Claude Code and Codex session files and Gemini's stream-json events write)
 //! when it is an RFC 3339 time ([`is_timestamp`]).
 
+use crate::prelude::*;
 use crate::entry::Entry;
 use serde::Deserialize;
 

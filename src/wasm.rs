@@ -23,6 +23,7 @@
 //! start of the next call (the glue has read it by then), so one huge line does not pin
 //! megabytes in the allocator (wasm memory pages themselves never shrink).
 
+use crate::prelude::*;
 use crate::parser::parse_line;
 #[cfg(not(feature = "stateless-only"))]
 use crate::{parser::StdoutParser, Format};
@@ -52,7 +53,7 @@ static mut STATE: Buffers = Buffers {
 // reference. A trap in `f` leaves the state half-written, but the glue then drops the whole
 // instance and never calls it again.
 fn with_state<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
-    f(unsafe { &mut *std::ptr::addr_of_mut!(STATE) })
+    f(unsafe { &mut *core::ptr::addr_of_mut!(STATE) })
 }
 
 /// `len` bytes at `at` of the input buffer as text, borrowed. The glue writes UTF-8 with
@@ -79,7 +80,7 @@ fn clear_output(output: &mut Vec<u8>) {
 /// Writes the answer into the output buffer (a JSON array of entries), returns its length.
 fn write_output(output: &mut Vec<u8>, entries: &[crate::Entry]) -> usize {
     clear_output(output);
-    let mut text = String::from_utf8(std::mem::take(output)).unwrap_or_default();
+    let mut text = String::from_utf8(core::mem::take(output)).unwrap_or_default();
     text.clear();
     crate::entry::write_entries(&mut text, entries);
     *output = text.into_bytes();
@@ -105,16 +106,16 @@ fn shrink_input(b: &mut Buffers) {
 #[no_mangle]
 pub extern "C" fn al_input(len: usize) -> *mut u8 {
     with_state(|b| {
-        #[cfg(feature = "stateless-only")]
+        #[cfg(all(feature = "stateless-only", not(feature = "std")))]
         {
             // The last answer lives in the arena that is about to be reused. The input buffer
             // is its first block: kept (not zeroed again) when it is big enough and not
             // oversized, else given up with the rest.
-            std::mem::forget(std::mem::take(&mut b.output));
+            core::mem::forget(core::mem::take(&mut b.output));
             if b.input.len() >= len && b.input.capacity() <= KEEP_BYTES {
                 heap::arena::reset_after(b.input.as_ptr() as usize + b.input.capacity());
             } else {
-                std::mem::forget(std::mem::take(&mut b.input));
+                core::mem::forget(core::mem::take(&mut b.input));
                 heap::arena::reset();
             }
         }
@@ -268,10 +269,19 @@ pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
     })
 }
 
-/// The allocators of the host's files, in place of std's dlmalloc (~7 KB of wasm, ~2.7 KB
-/// gzip of every file). Both carve blocks upwards from where the module's own memory (its
-/// data and stack) ends, growing wasm memory as they go; neither gives memory back (wasm
-/// memory never shrinks anyway), and neither coalesces.
+/// A panic in the host's `no_std` files is a bare trap: the glue drops the instance and
+/// answers the line as plain text (`alFallback`), as it did when std's abort trapped. No
+/// message is formatted, so none of core's formatting for it is linked.
+#[cfg(not(feature = "std"))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+/// The allocators of the `no_std` builds (the host's files), in place of std's dlmalloc
+/// (~7 KB of wasm, ~2.7 KB gzip of every file). Both carve blocks upwards from where the
+/// module's own memory (its data and stack) ends, growing wasm memory as they go; neither
+/// gives memory back (wasm memory never shrinks anyway), and neither coalesces.
 ///
 /// - **`arena`**, the stateless files (feature `stateless-only`): those files only ever call
 ///   `al_parse_line`, and nothing it allocates outlives the call but its answer, which the
@@ -279,16 +289,16 @@ pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
 ///   call and nothing is freed one by one: freeing the newest block, or growing it, happens
 ///   in place (a `Vec` or `String` being pushed to is usually the newest block); anything
 ///   else freed waits for the next call.
-/// - **`classes`**, the host's stateful files (feature `host-stateful`): parsers live across
-///   calls, so blocks are recycled. A request is rounded up to one of 217 size classes (16
+/// - **`classes`**, the host's stateful files (and any other `no_std` build): parsers live
+///   across calls, so blocks are recycled. A request is rounded up to one of 217 size classes (16
 ///   bytes, then eight per power of two: at most 12.5% waste), and a freed block goes onto its
 ///   class's free list, to be handed out again for the same class, or back to the heap when
 ///   it is the top block (which also grows and shrinks in place). No headers: Rust passes
 ///   the size back on every free. Allocation and free are O(1).
-#[cfg(any(feature = "stateless-only", feature = "host-stateful"))]
+#[cfg(not(feature = "std"))]
 mod heap {
     use std::alloc::{GlobalAlloc, Layout};
-    use std::arch::wasm32::{memory_grow, memory_size};
+    use core::arch::wasm32::{memory_grow, memory_size};
 
     const PAGE: usize = 65536;
 
@@ -325,13 +335,13 @@ mod heap {
         if END == 0 {
             reach(0);
         }
-        let Some(start) = NEXT.checked_add(align - 1).map(|s| s & !(align - 1)) else { return std::ptr::null_mut() };
+        let Some(start) = NEXT.checked_add(align - 1).map(|s| s & !(align - 1)) else { return core::ptr::null_mut() };
         match start.checked_add(size) {
             Some(end) if reach(end) => {
                 NEXT = end;
                 start as *mut u8
             }
-            _ => std::ptr::null_mut(),
+            _ => core::ptr::null_mut(),
         }
     }
 
@@ -373,19 +383,19 @@ mod heap {
                             NEXT = end;
                             p
                         }
-                        _ => std::ptr::null_mut(),
+                        _ => core::ptr::null_mut(),
                     };
                 }
                 let q = carve(new_size, l.align());
                 if !q.is_null() {
-                    std::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
+                    core::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
                 }
                 q
             }
         }
     }
 
-    #[cfg(all(feature = "host-stateful", not(feature = "stateless-only")))]
+    #[cfg(not(feature = "stateless-only"))]
     mod classes {
         use super::*;
 
@@ -453,7 +463,7 @@ mod heap {
                 }
                 let q = self.alloc(Layout::from_size_align_unchecked(new_size, l.align()));
                 if !q.is_null() {
-                    std::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
+                    core::ptr::copy_nonoverlapping(p, q, l.size().min(new_size));
                     self.dealloc(p, l);
                 }
                 q

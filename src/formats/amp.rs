@@ -10,6 +10,7 @@
 //! Every line is read by the Claude module (`claude::parse_as`), with "amp" naming the
 //! runtime in fallback notices. Details in `docs/formats/amp.md`.
 
+use crate::prelude::*;
 use super::claude;
 use super::common::{str_of, type_of, Confidence};
 use crate::entry::Entry;

@@ -20,6 +20,7 @@
 //! holds the injected-tag reader and formatting helpers, and `claude/stream.rs` handles
 //! `stream_event` and the stateful de-duplication of streamed or repeated text.
 
+use crate::prelude::*;
 mod notice;
 mod stream;
 mod system;

@@ -17,6 +17,7 @@
 //! Rollouts record most things twice (an `event_msg` for the UI and a `response_item` for
 //! the model's history); which copy is shown is documented in `docs/formats/codex.md`.
 
+use crate::prelude::*;
 mod diff;
 mod events;
 mod exec;
@@ -29,7 +30,7 @@ use super::common::{self, object, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;
 use std::collections::VecDeque;
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// Keys remembered by the stateful parser (tool ids shown, texts shown, deltas seen).
 const MAX_REMEMBERED: usize = 1024;

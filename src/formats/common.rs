@@ -2,6 +2,7 @@
 //! flattening content blocks to text, and the readable fallbacks for events nobody knows.
 //! Nothing here panics on any input.
 
+use crate::prelude::*;
 use crate::entry::Entry;
 use std::collections::VecDeque;
 
@@ -18,7 +19,7 @@ mod shape;
 mod texts;
 mod val;
 pub mod write;
-pub use num::{fixed, num_text};
+pub use num::{fixed, fract, num_text, round, trunc};
 pub use number::number as json_number;
 pub use texts::{human_texts, TEXT_BUDGET};
 pub use val::{Map, Value};

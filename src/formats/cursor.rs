@@ -29,6 +29,7 @@
 //! init with a Cursor `apiKeySource` and no Claude keys are Cursor's alone (Sure); a plain
 //! Claude-like user/assistant/result line without Claude's own keys is only Maybe.
 
+use crate::prelude::*;
 mod tools;
 
 use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit, Owned};
@@ -65,7 +66,7 @@ impl State {
     /// them, `Some(tail)` if it extends them, `Some(whole)` otherwise. Forgets the chunks.
     fn unshown<'a>(&mut self, text: &'a str, is_final: bool) -> Option<(&'a str, bool)> {
         let t = text.trim();
-        let streamed = std::mem::take(&mut self.streamed);
+        let streamed = core::mem::take(&mut self.streamed);
         if self.overflow || t.is_empty() {
             return (!t.is_empty()).then_some((text, false));
         }

@@ -26,6 +26,7 @@
 //! message types (`@cursor/sdk` 1.0.32, `dist/esm/messages.d.ts`). No public capture
 //! exists. Details: `docs/formats/cursor_cloud.md`.
 
+use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{num_text, Json, Value};

@@ -17,6 +17,7 @@
 //! file (`~/.gemini/tmp/<hash>/chats/session-*.json`) is one JSON document, not a stream:
 //! when it (or one of its messages) arrives as one line, the `chat` submodule reads it.
 
+use crate::prelude::*;
 use super::common::{
     self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
 };
@@ -79,7 +80,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         && str_of(v, "role") == Some("assistant")
         && v.get("delta").and_then(Value::as_bool) == Some(true);
     let streamed = match state.as_deref_mut() {
-        Some(st) if !is_delta => std::mem::take(st),
+        Some(st) if !is_delta => core::mem::take(st),
         _ => State::default(),
     };
     match ty {

@@ -18,6 +18,7 @@
 //! the command line, `dist/server/parse.js` and `dist/ui/parse-stdout.js` read the events,
 //! their tests give the shapes); no public capture exists. Details: `docs/formats/grok.md`.
 
+use crate::prelude::*;
 use super::common::{self, nonempty_str, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;

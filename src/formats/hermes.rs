@@ -36,6 +36,7 @@
 //! the failure suffix) and `gateway/platforms/api_server.py` (the `/v1/runs` events). No
 //! public capture exists. Details: `docs/formats/hermes.md`.
 
+use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, num_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};
@@ -182,7 +183,7 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
     out.emit(Entry::tool_call(ts, tool_name(verb), input, Some(id.clone())));
     let mut result = Entry::tool_result(ts, id, Some(tool_name(verb).owned()), content, failure.is_some());
     if let (Entry::ToolResult { duration_ms, .. }, Some(s)) = (&mut result, secs) {
-        *duration_ms = Some((s * 1000.0).round() as u64);
+        *duration_ms = Some(common::round(s * 1000.0) as u64);
     }
     out.emit(result);
 }
@@ -311,7 +312,7 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
             };
             let mut result = Entry::tool_result(ts, id, Some(tool), content, failed);
             if let (Entry::ToolResult { duration_ms, .. }, Some(s)) = (&mut result, secs) {
-                *duration_ms = Some((s * 1000.0).round() as u64);
+                *duration_ms = Some(common::round(s * 1000.0) as u64);
             }
             out.emit(result);
         }

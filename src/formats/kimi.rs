@@ -23,6 +23,7 @@
 //! of that adapter print `acpx.*` lines instead, read by the acpx module. Details:
 //! `docs/formats/kimi.md`.
 
+use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};

@@ -11,6 +11,7 @@
 //! This file only lists the runtimes and dispatches; shared mechanisms live in `common`
 //! (fields, fallbacks) and `crate::parser` (line splitting, tool pairing, format locking).
 
+use crate::prelude::*;
 pub mod common;
 
 #[cfg(feature = "acp")]

@@ -33,12 +33,13 @@
 //! PROVENANCE.md). Message shapes also checked against the @clawboo/protocol conformance
 //! cases (text/thinking/toolCall blocks, string content).
 
+use crate::prelude::*;
 mod frames;
 
 use super::common::{self, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// Runs whose streamed reply text is remembered (oldest evicted).
 const MAX_RUNS: usize = 32;
@@ -444,7 +445,7 @@ fn finish_text(
         return;
     };
     let run = s.run(run_id);
-    let shown = std::mem::take(&mut run.shown);
+    let shown = core::mem::take(&mut run.shown);
     let diverged = run.diverged;
     s.forget(run_id);
     if text.trim().is_empty() || (!diverged && shown.trim() == text.trim()) {

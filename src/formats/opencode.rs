@@ -24,6 +24,7 @@
 //! Evidence: run.ts (read via the code index), corpus `opencode-json/` (noldor capture,
 //! takopi capture and test literal).
 
+use crate::prelude::*;
 use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};

@@ -25,12 +25,13 @@
 //! Evidence: corpus `pi-json/` (two hand-made takopi streams, a real session file) and
 //! `bench/pi-session-before-compaction.jsonl`; pi-mono sources via the code index.
 
+use crate::prelude::*;
 mod session;
 
 use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// Content blocks of one message tracked for de-duplication.
 const MAX_BLOCKS: usize = 64;

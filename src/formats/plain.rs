@@ -25,6 +25,7 @@
 //! Evidence: ECMA-48 / xterm control sequences (CSI, OSC, ST, C1 forms); the marker list
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
 
+use crate::prelude::*;
 use crate::entry::Entry;
 use crate::formats::common::{Emit, Value};
 use crate::formats::common::Owned;

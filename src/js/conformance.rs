@@ -3,6 +3,7 @@
 //! the values JSON cannot hold. Used by the conformance tests to feed cases through the
 //! boundary and to compare answers: an expected `undefined` property matches a missing one.
 
+use crate::prelude::*;
 use super::{Js, Obj, MAX_DEPTH};
 use serde_json::Value;
 

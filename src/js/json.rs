@@ -6,6 +6,7 @@
 //! reads `1e400` as `Infinity` and a lone `\uD800` escape as U+FFFD. Nesting deeper than
 //! [`MAX_DEPTH`] is cut off (serialised as `null`, rejected by the parser).
 
+use crate::prelude::*;
 use super::{fmt_num, Js, Obj, MAX_DEPTH};
 use crate::formats::common::pairs;
 

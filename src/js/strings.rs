@@ -3,6 +3,7 @@
 //! search (a `/i` regex over an ASCII pattern), and V8's `TypeError` messages for calling a
 //! string method on something else.
 
+use crate::prelude::*;
 use super::Js;
 
 /// A character of JS `\s` (and of what `String.prototype.trim` removes).

@@ -4,6 +4,7 @@
 //! The JS shim (`pkg-template/shims/frames.js`) keeps this state as an opaque value and
 //! calls `turnSignalEmitterStep(state, text)` per turn.
 
+use crate::prelude::*;
 use super::{
     error_js, parse_errors, parse_markdown_views, parse_pull_request, parse_ready_for_merge, pr_js,
     text_arg, view_js,

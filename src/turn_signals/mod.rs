@@ -9,12 +9,17 @@
 //! `TypeError`s upstream throws on non-strings). [`turn_signal_notices`] is the cheap hook
 //! for the stdout parser; [`TurnSignalEmitter`] is `createTurnSignalEmitter`'s state.
 
+// Without std (the host's files) only the notices are used; the JS-facing calls are not.
+#![cfg_attr(not(feature = "std"), allow(dead_code, unused_imports))]
+
+use crate::prelude::*;
 mod emitter;
 
 pub use emitter::TurnSignalEmitter;
 
 use crate::formats::common::{self, js_json_to_serde, read};
 use crate::js::{self, arg, json_parse, Js, Obj};
+#[cfg(feature = "std")]
 use serde_json::Value;
 
 /// The bodies of every ```` ```TAG\s+BODY``` ```` block, in order: at least one whitespace
@@ -498,6 +503,7 @@ fn call(name: &str, a: &[Js]) -> Result<Js, String> {
 }
 
 /// The `api::Dispatch` of this module.
+#[cfg(feature = "std")]
 pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
     js::dispatch_names(NAMES, call, name, args)
 }

@@ -27,6 +27,7 @@
 //!   …}` (startup failure) → `stderr`, plus the agent's stderr tail as its own entry.
 //! - any other `acpx.*` → a `system` notice with its `message`, else its name and fields.
 
+use crate::prelude::*;
 use super::{retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::{self, bool_of, nonempty_str, num_of, str_of, type_of, Emit, Json, Owned, Value};

@@ -25,6 +25,7 @@
 //! Evidence: the writer and parser code of the npm packages named above; fixtures are
 //! doc-derived (tests/fixtures/acp/PROVENANCE.md).
 
+use crate::prelude::*;
 pub mod acpx;
 pub mod rpc;
 
@@ -185,7 +186,7 @@ pub(crate) fn usage_text(used: Option<f64>, size: Option<f64>, cost: Option<&Val
             "context {}/{} tokens ({}%)",
             common::num_text(u),
             common::num_text(s),
-            common::num_text((u * 100.0 / s).round())
+            common::num_text(common::round(u * 100.0 / s))
         )),
         (Some(u), _) => parts.push(format!("context {} tokens", common::num_text(u))),
         _ => {}

@@ -19,6 +19,7 @@
 //!   (`agentInfo`) and `session/new`'s (`sessionId`) → `init`; a permission `outcome` → a
 //!   notice; an empty acknowledgement → nothing; JSON-RPC `error` → `stderr`.
 
+use crate::prelude::*;
 use super::{diff_is_new, retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::diff::{push_unified, unified_from_texts};

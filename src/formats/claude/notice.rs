@@ -4,11 +4,12 @@
 //! `queue-operation`, `summary`, titles, `attachment`, …). Each becomes one short `system`
 //! entry, except subagent messages carried by `agent_progress`, shown as messages.
 
+use crate::prelude::*;
 use super::super::common::{self, clip, path, str_of, type_of, Emit, Owned};
 use super::text::{first_line, plural, utc};
 use crate::entry::Entry;
 use crate::formats::common::Value;
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// Session-file line types that are pure bookkeeping (no message), all Claude's own.
 const SESSION_BOOKKEEPING: &[&str] = &[

@@ -15,6 +15,7 @@
 //! Bookkeeping is bounded: the last [`MAX_MESSAGES`] messages, [`MAX_BLOCKS`] blocks each,
 //! and per block only its byte length and an FNV-1a hash of the streamed text.
 
+use crate::prelude::*;
 use super::super::common::{path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;

@@ -3,11 +3,12 @@
 //! hooks, background tasks, slash-command output, …); unknown subtypes are named with
 //! their first readable text field. Never raw JSON.
 
+use crate::prelude::*;
 use super::super::common::{self, clip, num_of, num_text, str_of, Emit, Owned};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use crate::formats::common::Value;
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// `system` subtypes only Claude Code (or Qwen Code) prints.
 const CLAUDE_SUBTYPES: &[&str] = &[

@@ -2,6 +2,7 @@
 //! (slash commands, their output, `!` shell mode, task notifications, reminders), ANSI
 //! stripping, and short renderings of durations, token counts and times (no clock read).
 
+use crate::prelude::*;
 use super::super::common::{self, clip, fixed, num_text, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;
@@ -188,9 +189,9 @@ pub(super) fn duration(ms: f64) -> String {
         return "?".owned();
     }
     if ms < 1000.0 {
-        return format!("{}ms", num_text(ms.round()));
+        return format!("{}ms", num_text(common::round(ms)));
     }
-    let s = (ms / 1000.0).round() as u64;
+    let s = common::round(ms / 1000.0) as u64;
     match s {
         0..=59 => format!("{s}s"),
         60..=3599 => format!("{}m {}s", s / 60, s % 60),
@@ -212,7 +213,7 @@ pub(super) fn kilo(n: f64) -> String {
     if n >= 1_000_000.0 {
         format!("{}M", fixed(n / 1_000_000.0, 1))
     } else if n >= 1000.0 {
-        format!("{}k", num_text((n / 1000.0).round()))
+        format!("{}k", num_text(common::round(n / 1000.0)))
     } else {
         num_text(n)
     }

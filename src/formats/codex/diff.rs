@@ -6,6 +6,7 @@
 //! fenced diff block); file headers read `path (kind)`. One call shows at most
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
+use crate::prelude::*;
 use crate::entry::Entry;
 use crate::formats::common::{self, str_of, type_of, Emit, Owned};
 use crate::formats::common::{read, Json, Value};

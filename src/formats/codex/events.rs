@@ -8,6 +8,7 @@
 //!   `response_item` copy only; the stateful path shows whichever copy comes first and
 //!   drops the other when it matches (see `docs/formats/codex.md`).
 
+use crate::prelude::*;
 use super::exec::{error_message, phase_channel};
 use super::{
     command_text, copy_sighting, diff, first_sighting, key, object, result_entry, rollout, tool_result, unknown,
@@ -18,7 +19,7 @@ use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit, Owned,
 };
 use crate::formats::common::{Json, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Source {

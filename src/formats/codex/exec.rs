@@ -9,13 +9,14 @@
 //! still shows the command. File changes and web searches are shown whole (call, diff,
 //! result) on `item.completed`: older codex prints no started line for them.
 
+use crate::prelude::*;
 use super::{diff, first_sighting, key, object, result_entry, tool_result, unknown, State, Usage};
 use crate::entry::Entry;
 use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
 use crate::formats::common::{Json, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Phase {

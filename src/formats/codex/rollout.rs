@@ -6,6 +6,7 @@
 //! the bare response items after a `{"id","timestamp","instructions"}` header; they are
 //! read by the same code.
 
+use crate::prelude::*;
 use super::events::{self, dup_tag, thinking};
 use super::exec::{phase_channel, with_item_id};
 use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
@@ -14,7 +15,7 @@ use crate::formats::common::{
     self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
 use crate::formats::common::{read, Json, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
 const MAX_CONTEXT_CHARS: usize = 500;
@@ -231,7 +232,7 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
                 .get("duration_seconds")
                 .and_then(Value::as_f64)
                 .filter(|d| d.is_finite() && *d >= 0.0)
-                .map(|d| (d * 1000.0).round() as u64);
+                .map(|d| common::round(d * 1000.0) as u64);
             (nonempty_or(&text, "(no output)"), failed, duration)
         }
         other => (nonempty_or(&content_text(other), "(no output)"), false, None),

@@ -15,8 +15,9 @@
 //! snippet indented below, or `url: error: …`. Nothing is invented: a search that records
 //! no query says so instead of showing `"searched: "`.
 
+use crate::prelude::*;
 use crate::formats::common::{nonempty_str, object, type_of, Json, Owned, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// The queries of a search, in order, without repeats: the item's `query`, the action's
 /// `query` and its `queries[]`.

@@ -16,9 +16,10 @@
 //! array element ask [`stopped`] and skip the rest (counted with [`skip`]), so a hostile
 //! line also costs bounded time, not only bounded output.
 
+use crate::prelude::*;
 use crate::entry::Entry;
 use super::Json;
-use std::cell::Cell;
+use core::cell::Cell;
 
 /// Entries any line may give, however short.
 pub const MIN_ENTRIES: usize = 1024;
@@ -41,19 +42,17 @@ struct State {
     dropped_bytes: usize,
 }
 
-thread_local! {
-    static LINE: Cell<State> = const {
-        Cell::new(State {
-            open: false,
-            stopped: false,
-            max_entries: 0,
-            max_bytes: 0,
-            entries: 0,
-            bytes: 0,
-            dropped: 0,
-            dropped_bytes: 0,
-        })
-    };
+per_thread! {
+    static LINE: Cell<State> = Cell::new(State {
+        open: false,
+        stopped: false,
+        max_entries: 0,
+        max_bytes: 0,
+        entries: 0,
+        bytes: 0,
+        dropped: 0,
+        dropped_bytes: 0,
+    });
 }
 
 /// The budget of one line, open until [`LineBudget::close`] (or drop, e.g. on a panic).

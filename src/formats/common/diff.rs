@@ -11,6 +11,7 @@
 //! Hand-written: a diff crate (`similar`, `diffy`) would add tens of KB to every shipped
 //! wasm file for this one use, and the host's file must stay small.
 
+use crate::prelude::*;
 use super::Emit;
 use crate::entry::Entry;
 

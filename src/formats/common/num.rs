@@ -3,14 +3,45 @@
 //! integer formatting, the rest take their shortest digits from serde_json's float writer,
 //! which the wasm carries anyway for JSON output. The tests compare both with `format!`.
 
+use crate::prelude::*;
 use super::Owned;
+
+/// `x.trunc()`, `x.round()` and `x.fract()` as std computes them, here because core has no
+/// float rounding: the host's wasm is `no_std` (src/lib.rs). `x as i64` truncates toward
+/// zero and is exact below 2^52, where every `f64` with a fraction lies.
+pub fn trunc(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x; // already integral (or NaN / ±∞)
+    }
+    let t = x as i64 as f64;
+    if t == 0.0 && x.is_sign_negative() {
+        -0.0
+    } else {
+        t
+    }
+}
+
+/// `x.round()`: to the nearest integer, halves away from zero.
+pub fn round(x: f64) -> f64 {
+    let t = trunc(x);
+    if (x - t).abs() >= 0.5 {
+        t + if x < 0.0 { -1.0 } else { 1.0 }
+    } else {
+        t
+    }
+}
+
+/// `x.fract()`: `x - x.trunc()`.
+pub fn fract(x: f64) -> f64 {
+    x - trunc(x)
+}
 
 /// `x` exactly as Rust's `{}` prints an `f64` (plain decimal, shortest round-trip digits,
 /// never an exponent: `3`, `-0`, `0.25`, `1000000000000000000000`), without linking core's
 /// float formatting into the wasm: integral values go through integer formatting, the rest
 /// take their digits from serde_json's number formatter (already linked for output).
 pub fn num_text(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+    if fract(x) == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
         if x == 0.0 && x.is_sign_negative() {
             return "-0".owned();
         }
@@ -237,6 +268,27 @@ mod tests {
             v.push(((s >> 44) as f64) / 1e6 * 1e6 / 1e6);
         }
         v
+    }
+
+    #[test]
+    fn rounding_matches_std() {
+        let mut xs = samples();
+        xs.extend([0.49999999999999994, -0.49999999999999994, 4503599627370495.5, -4503599627370495.5,
+            4503599627370496.0, 9007199254740993.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.4, -0.5, -1.5]);
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            xs.push(f64::from_bits(s)); // every exponent, NaNs and infinities among them
+            xs.push((s % 20_000_000) as f64 / 1000.0 - 10_000.0); // decimals near halves
+        }
+        for x in xs {
+            let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            assert!(same(trunc(x), x.trunc()), "trunc({x:?})");
+            assert!(same(round(x), x.round()), "round({x:?})");
+            assert!(same(fract(x), x.fract()), "fract({x:?})");
+        }
     }
 
     #[test]

@@ -24,8 +24,9 @@
 //! - an exponent past `i32` is an error with a non-zero significand and a positive sign;
 //!   otherwise the value is ±0.
 
+use crate::prelude::*;
 use serde_json::Number;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// `token` (a whole JSON number, nothing around it) as serde_json reads it; `None` where
 /// serde_json's `FromStr for Number` fails (not a JSON number, or a float past `f64`).

@@ -9,7 +9,8 @@
 //! of code into every wasm build for this rarely taken path (ipnsort with its sorting
 //! networks), where a heapsort is a few hundred bytes with the same bound.
 
-use std::cmp::Ordering;
+use crate::prelude::*;
+use core::cmp::Ordering;
 
 /// Members checked for a repeated key as they are added.
 pub const SCAN_LIMIT: usize = 16;
@@ -32,8 +33,8 @@ pub fn push<K: PartialEq, V>(pairs: &mut Vec<(K, V)>, k: K, v: V) -> bool {
     // issue 18 round 6.)
     unsafe {
         let slot = pairs.as_mut_ptr().add(len);
-        std::ptr::addr_of_mut!((*slot).0).write(k);
-        std::ptr::addr_of_mut!((*slot).1).write(v);
+        core::ptr::addr_of_mut!((*slot).0).write(k);
+        core::ptr::addr_of_mut!((*slot).1).write(v);
         pairs.set_len(len + 1);
     }
     false
@@ -50,7 +51,7 @@ pub fn dedupe<K: Ord, V: Default>(pairs: &mut Vec<(K, V)>) -> bool {
     let mut drop = vec![false; n];
     for run in &runs {
         let (first, last) = (run[0], run[run.len() - 1]);
-        let v = std::mem::take(&mut pairs[last].1);
+        let v = core::mem::take(&mut pairs[last].1);
         pairs[first].1 = v;
         for &k in &run[1..] {
             drop[k] = true;

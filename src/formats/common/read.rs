@@ -33,6 +33,7 @@
 //! but numbers are not converted (so `1e400` passes), `\u` escapes are not checked for
 //! surrogates, and there is no nesting limit (it keeps its own stack, not the call stack).
 
+use crate::prelude::*;
 use super::scan::plain_run;
 use super::val::{Map, Value};
 use serde_json::Number;

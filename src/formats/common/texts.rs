@@ -6,6 +6,7 @@
 //! by the nearest `type`/`role` (or by the key), in document order, up to a byte budget;
 //! past it the notice says how much more the original line holds.
 
+use crate::prelude::*;
 use super::{Map, Value};
 
 /// Keys whose string values are text a person reads (any depth).

@@ -12,6 +12,7 @@
 //! text. The values a module turns into output (tool inputs) are copied out of the line
 //! with [`Value::to_json`] (`Value<'static>`, the crate's output JSON).
 
+use crate::prelude::*;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Number;
 use std::borrow::Cow;
@@ -197,7 +198,7 @@ impl<'a> Value<'a> {
     }
 }
 
-impl<'a> std::ops::Index<&str> for Value<'a> {
+impl<'a> core::ops::Index<&str> for Value<'a> {
     type Output = Value<'a>;
 
     /// `v["key"]`: the member, or `Null` (as `serde_json::Value` indexes).
@@ -317,7 +318,7 @@ impl<'a> Map<'a> {
 
 impl<'m, 'a> IntoIterator for &'m Map<'a> {
     type Item = (&'m str, &'m Value<'a>);
-    type IntoIter = std::iter::Map<
+    type IntoIter = core::iter::Map<
         std::slice::Iter<'m, (Cow<'a, str>, Value<'a>)>,
         fn(&'m (Cow<'a, str>, Value<'a>)) -> (&'m str, &'m Value<'a>),
     >;

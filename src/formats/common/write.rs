@@ -10,6 +10,7 @@
 //! (serde_json's own float writer); non-finite floats as `null`; the pretty form indents by
 //! two spaces. `tests/json_write.rs` compares with serde_json on every fixture's entries.
 
+use crate::prelude::*;
 use super::scan::plain_run;
 use super::val::Value;
 use serde_json::Number;
@@ -119,7 +120,7 @@ pub fn js_number(out: &mut String, v: f64) {
 pub fn js_int(v: f64) -> Option<i64> {
     if !v.is_finite() {
         Some(0)
-    } else if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+    } else if super::fract(v) == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
         Some(v as i64)
     } else {
         None

@@ -1,6 +1,7 @@
 //! Cursor tool calls: the tool name from the `tool_call` key, the input (`args` without
 //! Cursor's bookkeeping) and a readable result (`result.success|failure|error|…`).
 
+use crate::prelude::*;
 use super::super::common::{self, str_of, Owned};
 use crate::formats::common::{Json, Value};
 

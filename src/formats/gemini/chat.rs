@@ -16,6 +16,7 @@
 //! Evidence: two real files from jnarowski/agentcmd's Gemini fixtures (shared corpus
 //! `gemini-session-json/`), and the record types of gemini-cli's chat recording service.
 
+use crate::prelude::*;
 use super::super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;

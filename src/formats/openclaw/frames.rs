@@ -1,6 +1,7 @@
 //! OpenClaw `res` and `req` frames: compact lines for responses (stderr when `ok` is false),
 //! the user's message for `agent`/`chat.send` requests.
 
+use crate::prelude::*;
 use super::super::common::{self, path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;

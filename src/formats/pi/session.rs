@@ -12,10 +12,11 @@
 //! `bench/pi-session-before-compaction.jsonl` (pi-mono test fixtures), pi-mono
 //! `packages/agent/src/types.ts` and SessionManager entry types (read via the code index).
 
+use crate::prelude::*;
 use super::super::common::{self, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};
-use std::fmt::Write;
+use core::fmt::Write;
 
 /// Longest compaction/branch summary shown in a system line.
 const SUMMARY_CHARS: usize = 600;
@@ -294,7 +295,7 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
-        cost_usd: (cost * 1e9).round() / 1e9,
+        cost_usd: crate::formats::common::round(cost * 1e9) / 1e9,
         subtype: reason.owned(),
         is_error: matches!(reason, "error" | "aborted"),
         errors,
