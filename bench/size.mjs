@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { root, mdTable, hostFeatures } from "./lib.mjs";
 
-const FLAGS = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
+const FLAGS = ["-O2", "-ocimfs", "0", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
   "--enable-mutable-globals", "--enable-simd", "--strip-producers", "--strip-dwarf", "-g"];
 
 const PRIMITIVE = new Set(["f64", "f32", "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
