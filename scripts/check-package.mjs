@@ -29,10 +29,13 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // whole-line comments (-1.8 to -2.2 KB each; docs/bench.md, round 6): 133.6 KiB full, Codex 78.3 KiB.
 // Then the host's stateful files without the batch export and every build without core's
 // two-way string searcher (round 6, last steps): 131.4 KiB full, Codex 76.2 KiB.
+// Round 7 (serde_json's number path and core's Unicode tables out, allocators of our own,
+// the host's wasm no_std, wasm-opt -O2 -ocimfs 0; docs/bench.md): 118.9 KiB full, Codex
+// 65.6 KiB, every other per-runtime file within the 60 KiB target.
 // The ceilings leave ~3% for another toolchain's code generation,
 // not for new code: a new module that needs more says so here.
 const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 135 * 1024, runtime: 79 * 1024 };
+const CEILING = { full: 123 * 1024, runtime: 68 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
 for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
