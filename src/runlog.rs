@@ -404,7 +404,7 @@ mod tests {
             format!(r#"{{"message":{{"timestamp":"{t}"}}}}"#),
             format!(r#"{{"timestamp":"{t}","n":1e400}}"#),
             format!(r#"{{"timestamp":"{t}","s":"\ud83d"}}"#),
-            format!(r#"{{"timestamp":"2025-06-01T10:00:00\u005a"}}"#),
+            r#"{"timestamp":"2025-06-01T10:00:00\u005a"}"#.to_owned(),
             r#"{"timestamp":null}"#.to_owned(),
             r#"{"timestamp":12}"#.to_owned(),
             r#"{"timestamp":" 2025-06-01T10:00:00Z"}"#.to_owned(),

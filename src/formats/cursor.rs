@@ -259,7 +259,7 @@ fn tool_call(
 ) {
     let call = v.get("tool_call").and_then(Value::as_object);
     let (key, inner) = match call.and_then(|m| m.iter().next()) {
-        Some((k, i)) => (k.as_ref(), i),
+        Some((k, i)) => (k, i),
         None => ("tool", &Value::Null),
     };
     let name = tool_name(key, inner);

@@ -66,7 +66,7 @@ pub fn detect(v: &Value) -> Confidence {
 fn is_gemini_stats(s: &Value) -> bool {
     ["total_tokens", "tool_calls", "duration_ms", "input_tokens"]
         .iter()
-        .any(|k| s.get(*k).is_some())
+        .any(|k| s.get(k).is_some())
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {

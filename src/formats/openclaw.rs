@@ -460,7 +460,7 @@ fn finish_text(
 fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
     let num = |keys: &[&str]| {
         keys.iter()
-            .find_map(|k| u.get(*k).and_then(Value::as_f64))
+            .find_map(|k| u.get(k).and_then(Value::as_f64))
             .unwrap_or(0.0)
     };
     let cost = match u.get("cost") {
