@@ -271,7 +271,8 @@ pub extern "C" fn al_call(name_len: usize, args_len: usize) -> usize {
 
 /// A panic in the host's `no_std` files is a bare trap: the glue drops the instance and
 /// answers the line as plain text (`alFallback`), as it did when std's abort trapped. No
-/// message is formatted, so none of core's formatting for it is linked.
+/// message is formatted here, so std's hook and payload code is not linked (core's own
+/// message builders still are: core comes precompiled and builds them before calling this).
 #[cfg(not(feature = "std"))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
@@ -290,11 +291,12 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 ///   in place (a `Vec` or `String` being pushed to is usually the newest block); anything
 ///   else freed waits for the next call.
 /// - **`classes`**, the host's stateful files (and any other `no_std` build): parsers live
-///   across calls, so blocks are recycled. A request is rounded up to one of 217 size classes (16
-///   bytes, then eight per power of two: at most 12.5% waste), and a freed block goes onto its
-///   class's free list, to be handed out again for the same class, or back to the heap when
-///   it is the top block (which also grows and shrinks in place). No headers: Rust passes
-///   the size back on every free. Allocation and free are O(1).
+///   across calls, so blocks are recycled. A request is rounded up to one of 217 size
+///   classes (16 bytes, then eight per power of two: at most 12.5% waste), and a freed block
+///   goes onto its class's free list, to be handed out again for the same class, or back to
+///   the heap when it is the top block (which also grows and shrinks in place when no block
+///   of the new class is free). No headers: Rust passes the size back on every free.
+///   Allocation and free are O(1).
 #[cfg(not(feature = "std"))]
 mod heap {
     use std::alloc::{GlobalAlloc, Layout};
@@ -319,15 +321,18 @@ mod heap {
         if end <= END {
             return true;
         }
-        // At least 1 MiB at a time: fewer grows, and the glue re-reads the buffer anyway.
-        let pages = ((end - END).div_ceil(PAGE)).max(16);
-        // (4 GiB itself does not fit a wasm32 `usize`: stop one page short of it.)
-        let Some(grown) = pages.checked_mul(PAGE).and_then(|n| END.checked_add(n)) else { return false };
-        if memory_grow(0, pages) == usize::MAX {
-            return false;
+        // At least 1 MiB at a time (fewer grows), else just what is needed when memory is
+        // nearly full. (4 GiB itself does not fit a wasm32 `usize`: stop one page short.)
+        let need = (end - END).div_ceil(PAGE);
+        for pages in [need.max(16), need] {
+            if let Some(grown) = pages.checked_mul(PAGE).and_then(|n| END.checked_add(n)) {
+                if memory_grow(0, pages) != usize::MAX {
+                    END = grown;
+                    return true;
+                }
+            }
         }
-        END = grown;
-        true
+        false
     }
 
     /// `size` new bytes at `align` from the top of the heap (null when memory runs out).
@@ -413,7 +418,7 @@ mod heap {
         static mut FREE: [usize; 217] = [0; 217];
 
         /// The size class of a request of `size` bytes: its index and its block size.
-        pub(super) fn class(size: usize) -> (usize, usize) {
+        fn class(size: usize) -> (usize, usize) {
             if size <= 16 {
                 return (0, 16);
             }
