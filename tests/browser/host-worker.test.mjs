@@ -5,40 +5,8 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { startServer, launch } from "./chromium.mjs";
+import { startServer, launch, HOST_WORKER as WORKER } from "./chromium.mjs";
 import { fixtures, linesOf, fixtureTs } from "../js/host.mjs";
-
-// The worker side of the host, in a string (it becomes a Blob URL in the page).
-const WORKER = `
-"use strict";
-let mod = null;
-const disabled = ["fetch","XMLHttpRequest","WebSocket","EventSource","importScripts","Worker","SharedWorker","Blob","BroadcastChannel","indexedDB","caches"];
-onmessage = (ev) => {
-  const msg = ev.data;
-  if (msg.type === "load") {
-    const make = Function; // captured before it is removed
-    for (const g of disabled) { try { self[g] = undefined; } catch (e) {} }
-    try { self.eval = undefined; } catch (e) {}
-    for (const f of [function () {}, async function () {}, function* () {}, async function* () {}]) {
-      try { Object.defineProperty(Object.getPrototypeOf(f), "constructor", { value: undefined }); } catch (e) {}
-    }
-    try { self.Function = undefined; } catch (e) {}
-    const t0 = performance.now();
-    try {
-      const exports = {}, module = { exports };
-      make("exports", "module", "self", "globalThis", '"use strict";\\n{\\n' + msg.source + "\\n}")(exports, module, undefined, undefined);
-      mod = module.exports && Object.keys(module.exports).length ? module.exports : exports;
-      postMessage({ type: "ready", ms: performance.now() - t0, keys: Object.keys(mod) });
-    } catch (e) {
-      postMessage({ type: "error", message: String(e && e.message) });
-    }
-  } else if (msg.type === "parse") {
-    const t0 = performance.now();
-    const parser = msg.stateful ? mod.createStdoutParser() : null;
-    const out = msg.lines.map((l, i) => msg.stateful ? parser.parseLine(l, msg.ts[i]) : mod.parseStdoutLine(l, msg.ts[i]));
-    postMessage({ type: "parsed", out, ms: performance.now() - t0 });
-  }
-};`;
 
 test("ui-parser.js in a host-shaped Web Worker in headless Chromium", async (t) => {
   const server = await startServer();
