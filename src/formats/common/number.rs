@@ -31,7 +31,16 @@ use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// `token` (a whole JSON number, nothing around it) as serde_json reads it; `None` where
 /// serde_json's `FromStr for Number` fails (not a JSON number, or a float past `f64`).
 pub fn number(token: &str) -> Option<Number> {
-    let b = token.as_bytes();
+    match prefix(token.as_bytes())? {
+        (n, len) if len == token.len() => Some(n),
+        _ => None,
+    }
+}
+
+/// The JSON number at the start of `b` and how many bytes it takes, read in one pass (the
+/// line reader's number path): it ends where JSON's number grammar ends. `None` where
+/// serde_json fails on that token.
+pub fn prefix(b: &[u8]) -> Option<(Number, usize)> {
     let neg = b.first() == Some(&b'-');
     let mut c = Cursor { b, i: usize::from(neg), neg };
     let f = match c.peek() {
@@ -59,13 +68,11 @@ pub fn number(token: &str) -> Option<Number> {
         }
         _ => return None,
     };
-    if c.i != b.len() {
-        return None;
-    }
-    match f {
-        Tail::Int(n) => Some(n),
-        Tail::Float(f) => Number::from_f64(f),
-    }
+    let n = match f {
+        Tail::Int(n) => n,
+        Tail::Float(f) => Number::from_f64(f)?,
+    };
+    Some((n, c.i))
 }
 
 enum Tail {

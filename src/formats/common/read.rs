@@ -250,11 +250,11 @@ impl<'a> Reader<'a> {
         Some(n)
     }
 
-    /// Where the number token at the cursor (JSON's grammar) starts; the cursor moves past it.
-    fn number_token(&mut self) -> Option<usize> {
+    /// Moves the cursor past the number token at it (JSON's grammar, values not converted:
+    /// what [`Reader::skip`] needs).
+    fn number_token(&mut self) -> Option<()> {
         let b = self.s.as_bytes();
-        let start = self.i;
-        let mut i = start;
+        let mut i = self.i;
         let digits = |mut i: usize| {
             while let Some(b'0'..=b'9') = b.get(i) {
                 i += 1;
@@ -293,13 +293,14 @@ impl<'a> Reader<'a> {
             i = j;
         }
         self.i = i;
-        Some(start)
+        Some(())
     }
 
     /// The number at the cursor, as serde_json reads it (see the module doc).
     fn number(&mut self) -> Option<Number> {
-        let start = self.number_token()?;
-        super::number::number(&self.s[start..self.i])
+        let (n, len) = super::number::prefix(&self.s.as_bytes()[self.i..])?;
+        self.i += len;
+        Some(n)
     }
 
     /// A string body, the cursor just past its opening quote; borrowed when it holds no
