@@ -7,6 +7,7 @@ use crate::entry::Entry;
 use std::collections::VecDeque;
 
 pub mod budget;
+mod bytes;
 pub mod diff;
 mod num;
 mod number;

@@ -17,9 +17,11 @@ pub const SCAN_LIMIT: usize = 16;
 
 /// Adds a pair; while there are fewer than [`SCAN_LIMIT`], a repeated key takes the new
 /// value in its old place. `true` when the key was found repeated.
-pub fn push<K: PartialEq, V>(pairs: &mut Vec<(K, V)>, k: K, v: V) -> bool {
+pub fn push<K: core::ops::Deref<Target = str>, V>(pairs: &mut Vec<(K, V)>, k: K, v: V) -> bool {
     if pairs.len() < SCAN_LIMIT {
-        if let Some(slot) = pairs.iter_mut().find(|(key, _)| *key == k) {
+        // Lengths first: at opt-level z `*key == k` is a chain of calls per member passed.
+        let (kb, n) = (k.as_bytes(), k.len());
+        if let Some(slot) = pairs.iter_mut().find(|(key, _)| key.len() == n && key.as_bytes() == kb) {
             slot.1 = v;
             return true;
         }

@@ -34,6 +34,7 @@
 //! surrogates, and there is no nesting limit (it keeps its own stack, not the call stack).
 
 use crate::prelude::*;
+use super::bytes::{put, put_byte};
 use super::scan::plain_run;
 use super::val::{Map, Value};
 use serde_json::Number;
@@ -98,13 +99,13 @@ impl<'a> Reader<'a> {
         Reader { s, i: 0, depth: 128 }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn peek(&self) -> Option<u8> {
         self.s.as_bytes().get(self.i).copied()
     }
 
     /// Skips JSON whitespace.
-    #[inline]
+    #[inline(always)]
     pub(super) fn ws(&mut self) {
         let b = self.s.as_bytes();
         while let Some(b' ' | b'\n' | b'\t' | b'\r') = b.get(self.i) {
@@ -119,7 +120,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Just after `[` or `{`: `false` (and the closer eaten) for an empty container.
-    #[inline]
+    #[inline(always)]
     pub(super) fn open(&mut self, close: u8) -> Option<bool> {
         self.ws();
         if self.peek()? == close {
@@ -130,7 +131,7 @@ impl<'a> Reader<'a> {
     }
 
     /// After a member or element: `true` after a `,`, `false` after the closer.
-    #[inline]
+    #[inline(always)]
     pub(super) fn more(&mut self, close: u8) -> Option<bool> {
         self.ws();
         let c = self.peek()?;
@@ -145,7 +146,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Whitespace, then the byte `c`, eaten.
-    #[inline]
+    #[inline(always)]
     fn eat(&mut self, c: u8) -> Option<()> {
         self.ws();
         if self.peek()? != c {
@@ -156,7 +157,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An object key (whitespace, the string) and the `:` after it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn key(&mut self) -> Option<Cow<'a, str>> {
         self.eat(b'"')?;
         let k = self.string()?;
@@ -308,28 +309,38 @@ impl<'a> Reader<'a> {
     pub(super) fn string(&mut self) -> Option<Cow<'a, str>> {
         let b = self.s.as_bytes();
         let start = self.i;
+        // Callers stand just past an opening quote; a cursor inside a character (which no
+        // caller makes) is refused rather than cut there.
+        if b.get(start).is_some_and(|&c| (c as i8) < -0x40) {
+            return None;
+        }
         let mut i = plain_run(b, start);
         match b.get(i) {
             Some(b'"') => {
                 self.i = i + 1;
-                return Some(Cow::Borrowed(&self.s[start..i]));
+                return Some(Cow::Borrowed(ascii_cut(self.s, start, i)));
             }
             Some(b'\\') => {}
             _ => return None,
         }
-        let mut out = String::with_capacity(i - start + 8);
+        // Bytes, not a `String`: each piece goes in with one copy and no UTF-8 step
+        // (`bytes.rs`).
+        let mut out: Vec<u8> = Vec::with_capacity(i - start + 8);
         let mut from = start;
         loop {
             // b[i] is a backslash.
-            out.push_str(&self.s[from..i]);
+            put(&mut out, &b[from..i]);
             i = unescape(b, i + 1, &mut out)?;
             from = i;
             i = plain_run(b, i);
             match b.get(i) {
                 Some(b'"') => {
-                    out.push_str(&self.s[from..i]);
+                    put(&mut out, &b[from..i]);
                     self.i = i + 1;
-                    return Some(Cow::Owned(out));
+                    // SAFETY: `out` is whole runs of the line (a `&str`) cut next to ASCII
+                    // bytes (quotes and backslashes, the ends of escapes), and the UTF-8 of
+                    // the chars the escapes stand for.
+                    return Some(Cow::Owned(unsafe { String::from_utf8_unchecked(out) }));
                 }
                 Some(b'\\') => {}
                 _ => return None,
@@ -436,16 +447,16 @@ fn hex4(b: &[u8], i: usize) -> Option<u32> {
 
 /// Decodes the escape whose letter is at `i` (just past the backslash) into `out`; the
 /// index after it. A surrogate must come as a high-low pair of `\u` escapes.
-fn unescape(b: &[u8], i: usize, out: &mut String) -> Option<usize> {
+fn unescape(b: &[u8], i: usize, out: &mut Vec<u8>) -> Option<usize> {
     let c = match *b.get(i)? {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 8,
+        b'f' => 12,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
         b'u' => {
             let n = hex4(b, i + 1)?;
             let (c, next) = match n {
@@ -462,13 +473,24 @@ fn unescape(b: &[u8], i: usize, out: &mut String) -> Option<usize> {
                 0xDC00..=0xDFFF => return None,
                 _ => (n, i + 5),
             };
-            out.push(char::from_u32(c)?);
+            put(out, char::from_u32(c)?.encode_utf8(&mut [0; 4]).as_bytes());
             return Some(next);
         }
         _ => return None,
     };
-    out.push(c);
+    put_byte(out, c);
     Some(i + 1)
+}
+
+/// `s[from..to]` where `from` is a char boundary and `to` is at an ASCII byte of `s` (a
+/// quote, a backslash). Unchecked: at opt-level z the
+/// checked `&s[from..to]` stays two calls, on every string of every line.
+#[inline(always)]
+fn ascii_cut(s: &str, from: usize, to: usize) -> &str {
+    debug_assert!(from <= to && s.is_char_boundary(from) && s.is_char_boundary(to));
+    // SAFETY: see above: `string` checks that `from` does not fall inside a character, and
+    // cuts only at a quote or backslash it found within `s`.
+    unsafe { s.get_unchecked(from..to) }
 }
 
 #[cfg(test)]

@@ -250,7 +250,9 @@ impl PartialEq<&str> for Value<'_> {
 impl<'a> Map<'a> {
     #[inline(never)]
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
-        self.members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        // Lengths first: at opt-level z `k == key` is two calls for every member passed.
+        let key = key.as_bytes();
+        self.members.iter().find(|(k, _)| k.len() == key.len() && k.as_bytes() == key).map(|(_, v)| v)
     }
 
     /// Sets `key` (in its old place when present, else last).

@@ -11,6 +11,7 @@
 //! two spaces. `tests/json_write.rs` compares with serde_json on every fixture's entries.
 
 use crate::prelude::*;
+use super::bytes::{put, put_byte};
 use super::scan::plain_run;
 use super::val::Value;
 use serde_json::Number;
@@ -37,28 +38,29 @@ static ESCAPE: [u8; 256] = {
 /// `s` as a JSON string literal. Runs without a byte to escape (found by
 /// `scan::plain_run`, 16 or 8 bytes per step) are copied whole.
 pub fn str(out: &mut String, s: &str) {
+    // SAFETY: what goes in is ASCII bytes and whole runs of `s` cut at ASCII bytes (the
+    // bytes `plain_run` stops at), so `out` stays UTF-8. Bytes rather than `String::push` and
+    // `&s[..]`: at opt-level z those stay calls, several per string written (`bytes.rs`).
+    let out = unsafe { out.as_mut_vec() };
     out.reserve(s.len() + 2);
-    out.push('"');
+    put_byte(out, b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
     loop {
         let i = plain_run(bytes, start);
         let Some(&b) = bytes.get(i) else { break };
-        out.push_str(&s[start..i]);
+        put(out, &bytes[start..i]);
         start = i + 1;
         let e = ESCAPE[usize::from(b)];
         if e == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
+            put(out, &[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
         } else {
-            out.push('\\');
-            out.push(e as char);
+            put(out, &[b'\\', e]);
         }
     }
-    out.push_str(&s[start..]);
-    out.push('"');
+    put(out, &bytes[start..]);
+    put_byte(out, b'"');
 }
 
 /// An unsigned integer in decimal.
@@ -208,9 +210,11 @@ impl<'o> Obj<'o> {
         }
         self.first = false;
         // The keys are our own field names: nothing in them to escape.
-        self.out.push('"');
-        self.out.push_str(key);
-        self.out.push_str("\":");
+        // SAFETY: `key` is a `&str` and the bytes around it are ASCII.
+        let out = unsafe { self.out.as_mut_vec() };
+        put_byte(out, b'"');
+        put(out, key.as_bytes());
+        put(out, b"\":");
         self.out
     }
 
