@@ -12,6 +12,7 @@
 //! gives no entry (there is nothing to show).
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use crate::entry::Entry;
 use crate::formats::common::{Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
@@ -188,7 +189,7 @@ fn stream_label(line: &str) -> Option<(bool, &str)> {
     if !err && !head.eq_ignore_ascii_case("stdout") {
         return None;
     }
-    let after = t[6..].trim_start();
+    let after = cut(t, 6..).trim_start();
     match after.strip_prefix([':', '=']).map(str::trim) {
         Some(rest) if !rest.is_empty() => Some((err, rest)),
         _ if after.starts_with('{') => Some((err, after.trim_end())),
@@ -226,9 +227,9 @@ fn has_controls(line: &str) -> bool {
 /// What an over-long line of `len` bytes (after its trailing CR) shows: a notice and the
 /// first `OVERLONG_KEEP_BYTES` of `head` (cut on a char boundary).
 fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
-    let mut cut = OVERLONG_KEEP_BYTES.min(head.len());
-    while !head.is_char_boundary(cut) {
-        cut -= 1;
+    let mut end = OVERLONG_KEEP_BYTES.min(head.len());
+    while !head.is_char_boundary(end) {
+        end -= 1;
     }
     out.emit(Entry::system(
         ts,
@@ -239,7 +240,7 @@ fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
             OVERLONG_KEEP_BYTES / 1024
         ),
     ));
-    out.emit(Entry::stdout(ts, &head[..cut]));
+    out.emit(Entry::stdout(ts, cut(head, ..end)));
 }
 
 /// An over-long line still arriving through `parse_chunk`: its head and length only.
@@ -258,7 +259,7 @@ impl Overlong {
             while !s.is_char_boundary(take) {
                 take -= 1;
             }
-            self.head.push_str(&s[..take]);
+            self.head.push_str(cut(s, ..take));
         }
         self.len += s.len();
         self.blank = self.blank && s.trim().is_empty();
@@ -546,8 +547,8 @@ impl StdoutParser {
         let mut out = Vec::new();
         let mut rest = chunk;
         while let Some(nl) = rest.find('\n') {
-            let piece = &rest[..nl];
-            rest = &rest[nl + 1..];
+            let piece = cut(rest, ..nl);
+            rest = cut(rest, nl + 1..);
             if let Some(mut long) = self.overlong.take() {
                 long.add(piece);
                 long.finish(ts, &mut out);

@@ -329,9 +329,9 @@ pub fn replace_all(s: &str, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = find(rest, from) {
-        out.push_str(&rest[..i]);
+        out.push_str(cut(rest, ..i));
         out.push_str(to);
-        rest = &rest[i + from.len()..];
+        rest = cut(rest, i + from.len()..);
     }
     out.push_str(rest);
     out
@@ -355,7 +355,7 @@ pub fn join<T: AsRef<str>>(items: impl IntoIterator<Item = T>, sep: &str) -> Str
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         None => text.owned(),
-        Some((cut, _)) => format!("{}…", &text[..cut]),
+        Some((end, _)) => format!("{}…", cut(text, ..end)),
     }
 }
 
@@ -451,6 +451,16 @@ fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
     Some((Value::Object(map), repeated))
 }
 
+/// `&s[range]` for a cut the code found (at a byte it searched for, or a length it
+/// measured), so never inside a character; if a bug ever cut inside one, the panic has a
+/// fixed message. Core's own message for that case formats the string, the range and the
+/// character around the bound: ~4.5 KB of wasm (its `Debug` code and Unicode tables) in every
+/// shipped file, kept by a single `&str[..]` anywhere in the wasm. `clippy::string_slice`
+/// (lib.rs) keeps plain string slicing out of the crate.
+pub fn cut<R: core::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> &str {
+    s.get(range).expect("a cut inside a character")
+}
+
 /// The four bytes of `t` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape.
 /// (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
 pub fn hex4(t: &str, i: usize) -> Option<u32> {
@@ -514,7 +524,7 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
                             continue;
                         }
                         if high || low {
-                            out.push_str(&t[last..i]);
+                            out.push_str(cut(t, last..i));
                             out.push_str("\\ufffd");
                             i += 6;
                             last = i;
@@ -538,10 +548,10 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
             while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
                 i += 1;
             }
-            let token = &t[start..i];
+            let token = cut(t, start..i);
             // Read with the line's own value reader (what the line failed on).
             if read::parse(token).is_none() {
-                out.push_str(&t[last..start]);
+                out.push_str(cut(t, last..start));
                 out.push_str(if c == b'-' { "-1.7976931348623157e308" } else { "1.7976931348623157e308" });
                 last = i;
                 changed = true;
@@ -553,7 +563,7 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
     if !changed {
         return None;
     }
-    out.push_str(&t[last..]);
+    out.push_str(cut(t, last..));
     Some(out)
 }
 

@@ -37,6 +37,7 @@
 //! public capture exists. Details: `docs/formats/hermes.md`.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use super::common::{self, content_text, nonempty_str, num_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::{Json, Value};
@@ -47,7 +48,7 @@ pub fn parse_text(line: &str, ts: &str, forced: bool, out: &mut Vec<Entry>) -> b
     let cleaned = super::plain::clean(line);
     let t = cleaned.trim();
     if let Some(at) = common::find(t, "[hermes-gateway:event]") {
-        return gateway_event(&t[at..], ts, out);
+        return gateway_event(cut(t, at..), ts, out);
     }
     if let Some(rest) = t.strip_prefix("[hermes-gateway]") {
         out.emit(Entry::system(ts, rest.trim()));
@@ -144,14 +145,14 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
     let mut failure = None;
     if body.ends_with(']') {
         if let Some(open) = common::rfind(body, " [") {
-            failure = Some(body[open + 2..body.len() - 1].owned());
-            body = body[..open].trim_end();
+            failure = Some(cut(body, open + 2..body.len() - 1).owned());
+            body = cut(body, ..open).trim_end();
         }
     }
     if body.ends_with("s)") {
         if let Some(open) = common::rfind(body, " (") {
-            if seconds(&body[open + 2..body.len() - 1]).is_some() {
-                body = body[..open].trim_end();
+            if seconds(cut(body, open + 2..body.len() - 1)).is_some() {
+                body = cut(body, ..open).trim_end();
             }
         }
     }
@@ -160,7 +161,7 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
         _ => (body, None),
     };
     let body = match body.chars().next() {
-        Some(c) if is_symbol(c) => body[c.len_utf8()..].trim_start_matches('\u{fe0f}').trim_start(),
+        Some(c) if is_symbol(c) => cut(body, c.len_utf8()..).trim_start_matches('\u{fe0f}').trim_start(),
         _ => body,
     };
     let (verb, detail) = match body.split_once(char::is_whitespace) {
@@ -192,9 +193,9 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
 fn strip_kaomoji(s: &str) -> &str {
     if let Some(inner) = s.strip_prefix('(') {
         if let Some(close) = inner.find(')') {
-            let face = &inner[..close];
+            let face = cut(inner, ..close);
             if (2..=40).contains(&face.len()) && !face.is_ascii() {
-                return inner[close + 1..].trim_start();
+                return cut(inner, close + 1..).trim_start();
             }
         }
     }
@@ -250,7 +251,7 @@ fn fnv(s: &str) -> u64 {
 
 /// `[hermes-gateway:event] run=<id> event=<name> data=<json>`.
 fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
-    let rest = t["[hermes-gateway:event]".len()..].trim_start();
+    let rest = cut(t, "[hermes-gateway:event]".len()..).trim_start();
     let Some(rest) = rest.strip_prefix("run=") else { return false };
     let Some((run, rest)) = rest.split_once(char::is_whitespace) else { return false };
     let Some(rest) = rest.trim_start().strip_prefix("event=") else { return false };

@@ -26,6 +26,7 @@
 //! `bench/pi-session-before-compaction.jsonl`; pi-mono sources via the code index.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 mod session;
 
 use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
@@ -292,7 +293,7 @@ fn assistant_end(m: &Value, ts: &str, s: &State, out: &mut Vec<Entry>) {
         match s.streamed(thinking, i as u64) {
             Some(shown) if shown == full => {}
             Some(shown) if !shown.is_empty() && full.starts_with(shown) => {
-                let rest = &full[shown.len()..];
+                let rest = cut(full, shown.len()..);
                 out.emit(if thinking {
                     Entry::thinking_delta(ts, rest)
                 } else {

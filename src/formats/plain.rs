@@ -26,6 +26,7 @@
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use crate::entry::Entry;
 use crate::formats::common::{Emit, Value};
 use crate::formats::common::Owned;
@@ -269,7 +270,7 @@ pub(crate) fn classify(ts: &str, text: String) -> Entry {
 fn strip_tag<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
     let head = t.get(..tag.len())?;
     head.eq_ignore_ascii_case(tag)
-        .then(|| t[tag.len()..].trim_start())
+        .then(|| cut(t, tag.len()..).trim_start())
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! string method on something else.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use super::Js;
 
 /// A character of JS `\s` (and of what `String.prototype.trim` removes).
@@ -46,11 +47,11 @@ pub fn slice_utf16_from(s: &str, n: usize) -> String {
     let mut units = 0;
     for (i, c) in s.char_indices() {
         if units == n {
-            return s[i..].to_owned();
+            return cut(s, i..).to_owned();
         }
         units += c.len_utf16();
         if units > n {
-            return format!("\u{fffd}{}", &s[i + c.len_utf8()..]);
+            return format!("\u{fffd}{}", cut(s, i + c.len_utf8()..));
         }
     }
     String::new()

@@ -13,6 +13,7 @@
 #![cfg_attr(not(feature = "std"), allow(dead_code, unused_imports))]
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 mod emitter;
 
 pub use emitter::TurnSignalEmitter;
@@ -36,7 +37,7 @@ fn blocks<'a>(text: &'a str, tag: &str) -> Vec<&'a str> {
             continue;
         }
         let Some(end) = js::find_at(text, "```", body) else { break };
-        out.push(&text[body..end]);
+        out.push(cut(text, body..end));
         pos = end + 3;
     }
     out
@@ -82,9 +83,9 @@ fn heading(line: &str) -> Option<&str> {
         ends.push(i + c.len_utf8());
     }
     ends.iter().rev().find_map(|&from| {
-        let cap = &rest[from..];
+        let cap = cut(rest, from..);
         let len = cap.find(['\n', '\r', '\u{2028}', '\u{2029}']).unwrap_or(cap.len());
-        (len > 0).then(|| &cap[..len])
+        (len > 0).then(|| cut(cap, ..len))
     })
 }
 
@@ -199,7 +200,7 @@ pub fn parse_ready_for_merge(text: &str) -> bool {
     let mut pos = 0;
     while let Some(at) = js::find_at(text, OPEN, pos) {
         let after = at + OPEN.len();
-        let rest = &text[after..];
+        let rest = cut(text, after..);
         if rest.starts_with("```") {
             return true;
         }

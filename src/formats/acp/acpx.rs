@@ -28,6 +28,7 @@
 //! - any other `acpx.*` → a `system` notice with its `message`, else its name and fields.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use super::{retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::{self, bool_of, nonempty_str, num_of, str_of, type_of, Emit, Json, Owned, Value};
@@ -91,10 +92,10 @@ fn split_text<'a>(text: &'a str, status: &str) -> (Option<&'a str>, &'a str) {
     if !status.is_empty() {
         let marker = format!(" ({status})");
         if let Some(i) = common::find(text, &marker) {
-            let rest = &text[i + marker.len()..];
+            let rest = cut(text, i + marker.len()..);
             let detail = if rest.is_empty() { Some("") } else { rest.strip_prefix(": ") };
             if let Some(d) = detail {
-                return (Some(&text[..i]), d);
+                return (Some(cut(text, ..i)), d);
             }
         }
     }

@@ -20,6 +20,7 @@
 //!   notice; an empty acknowledgement → nothing; JSON-RPC `error` → `stderr`.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use super::{diff_is_new, retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::diff::{push_unified, unified_from_texts};
@@ -320,7 +321,7 @@ fn request(method: &str, p: &Value, ts: &str, out: &mut Vec<Entry>) {
         }
         "session/new" => format!("new session in {}", s("cwd")),
         "session/load" | "session/resume" | "session/fork" => {
-            format!("{}: session {} in {}", &method[8..], s("sessionId"), s("cwd"))
+            format!("{}: session {} in {}", cut(method, 8..), s("sessionId"), s("cwd"))
         }
         "session/set_mode" => format!("set mode: {}", s("modeId")),
         "session/set_model" => format!("set model: {}", s("modelId")),

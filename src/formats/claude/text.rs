@@ -3,6 +3,7 @@
 //! stripping, and short renderings of durations, token counts and times (no clock read).
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use super::super::common::{self, clip, fixed, num_text, Owned};
 use crate::entry::Entry;
 use crate::formats::common::Value;
@@ -84,8 +85,8 @@ fn tag_inner<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
     let start = common::find(t, &open)? + open.len();
-    let end = common::find(&t[start..], &close)? + start;
-    Some(&t[start..end])
+    let end = common::find(cut(t, start..), &close)? + start;
+    Some(cut(t, start..end))
 }
 
 /// The message of an error value nested a few levels deep (`error.error.message`).

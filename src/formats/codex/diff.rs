@@ -7,6 +7,7 @@
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use crate::entry::Entry;
 use crate::formats::common::{self, str_of, type_of, Emit, Owned};
 use crate::formats::common::{read, Json, Value};
@@ -111,18 +112,18 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
     while found.len() < MAX_PATCHES {
         let Some(i) = s.get(pos..).and_then(|rest| common::find(rest, BEGIN)) else { break };
         let start = pos + i;
-        if start > 0 && s[..start].ends_with('"') {
+        if start > 0 && cut(s, ..start).ends_with('"') {
             // The JSON string that opens at the quote (a token opening with `"` is a string
             // or an error), and where it ends.
-            if let Some((Value::String(decoded), end)) = read::parse_prefix(&s[start - 1..]) {
+            if let Some((Value::String(decoded), end)) = read::parse_prefix(cut(s, start - 1..)) {
                 found.push(cut_at_end(&decoded, END));
                 pos = start - 1 + end;
                 continue;
             }
         }
-        let rest = &s[start..];
+        let rest = cut(s, start..);
         let end = common::find(rest, END).map_or(rest.len(), |e| e + END.len());
-        found.push(rest[..end].owned());
+        found.push(cut(rest, ..end).owned());
         pos = start + end.max(BEGIN.len());
     }
     found
@@ -130,7 +131,7 @@ pub(super) fn find_patches(s: &str) -> Vec<String> {
 
 fn cut_at_end(s: &str, end: &str) -> String {
     match common::find(s, end) {
-        Some(i) => s[..i + end.len()].owned(),
+        Some(i) => cut(s, ..i + end.len()).owned(),
         None => s.owned(),
     }
 }

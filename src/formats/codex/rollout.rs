@@ -7,6 +7,7 @@
 //! read by the same code.
 
 use crate::prelude::*;
+use crate::formats::common::cut;
 use super::events::{self, dup_tag, thinking};
 use super::exec::{phase_channel, with_item_id};
 use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
@@ -345,14 +346,14 @@ pub(super) fn injected_context(text: &str) -> Option<String> {
     }
     let rest = t.strip_prefix('<')?;
     let close = rest.find('>')?;
-    let tag = &rest[..close];
+    let tag = cut(rest, ..close);
     // Codex's own tag names are ASCII (`user_instructions`, `environment_context`); a Unicode
     // letter test would bring core's alphabetic tables (~2 KB gzip) for nothing.
     let tag_chars = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ' ';
     if tag.trim().is_empty() || !tag.chars().all(tag_chars) {
         return None;
     }
-    let inner = rest[close + 1..].strip_suffix(&format!("</{tag}>"))?.trim();
+    let inner = cut(rest, close + 1..).strip_suffix(&format!("</{tag}>"))?.trim();
     if tag == "environment_context" {
         let fields = xml_fields(inner);
         if !fields.is_empty() {

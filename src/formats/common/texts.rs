@@ -7,7 +7,7 @@
 //! past it the notice says how much more the original line holds.
 
 use crate::prelude::*;
-use super::{Map, Value};
+use super::{cut, Map, Value};
 
 /// Keys whose string values are text a person reads (any depth).
 const TEXT_KEYS: &[&str] = &[
@@ -88,13 +88,13 @@ fn add(label: &str, s: &str, t: &mut Texts) {
         t.omitted += s.len();
         return;
     }
-    let mut cut = room.min(s.len());
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
+    let mut end = room.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
     }
-    t.omitted += s.len() - cut;
-    t.used += cut;
-    t.parts.push((label.to_owned(), s[..cut].to_owned()));
+    t.omitted += s.len() - end;
+    t.used += end;
+    t.parts.push((label.to_owned(), cut(s, ..end).to_owned()));
 }
 
 impl Texts {
