@@ -150,13 +150,14 @@ export async function loadHostParsers() {
 
 /**
  * The cargo features of the host's files (`make dist` builds host.wasm with them), read
- * from the Makefile so size and variant builds match; `extra` is added for one runtime.
+ * from the Makefile so size and variant builds match; `runtime` instead of all of them;
+ * `wasm` names another of the Makefile's host builds (`host-stateless`).
  */
-export function hostFeatures(runtime = null) {
+export function hostFeatures(runtime = null, wasm = "host") {
   let feats = "runtimes";
   try {
     const mk = readFileSync(join(root, "Makefile"), "utf8").split("\n");
-    const at = mk.findIndex((l) => /host\.wasm\s*$/.test(l) && /-o /.test(l));
+    const at = mk.findIndex((l) => new RegExp(`/${wasm}\\.wasm\\s*$`).test(l) && /-o /.test(l));
     const build = at > 0 ? mk[at - 1] : "";
     const m = /--features\s+(\S+)/.exec(build);
     if (m) feats = m[1];

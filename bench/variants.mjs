@@ -3,13 +3,14 @@
 //
 //   node bench/variants.mjs [--passes N] [--log FILE]
 //
-// Each variant is the crate built for wasm32 (the host files' features) with profile
-// settings changed through cargo's CARGO_PROFILE_WASM_* environment variables or --config
+// Each variant is the crate built for wasm32 (the default file's features) with profile
+// settings changed through cargo's CARGO_PROFILE_WASM_* environment variables or RUSTFLAGS
 // (Cargo.toml is not touched; each into its own target/bench-variants/<name> dir), then
-// wasm-opt with the flags given, then
-// written into a copy of dist/ui-parser.stateless.js in place of the shipped wasm. Reported:
-// wasm and ui-parser gzip bytes, warm per-line time (stateless calls, all variants timed in
-// rounds against each other) and the first pass over the log in a fresh process.
+// wasm-opt with the flags given, then assembled into a ui-parser.stateless.js by
+// scripts/assemble.mjs (--out target/bench-variants/<variant>). Reported: wasm and
+// ui-parser gzip bytes, warm per-line time (stateless calls, all variants timed in rounds
+// against each other), the first pass over the log in a fresh process, and how many lines
+// each variant answers differently from dist/ (0 for a working build).
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -18,24 +19,24 @@ import {
   root, benchDir, benchGroups, bigClaude, distPath, loadHostStyle, timeRounds, median, mdTable, fmt,
   linesOf, fixtureTs, now, hostFeatures, machine,
 } from "./lib.mjs";
-import { reencode } from "./encoding.mjs";
 
 const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-simd"];
 const STRIP = ["--strip-debug", "--strip-producers"];
-// The shipped setting is opt-level "z" + `-C llvm-args=-inline-threshold=100`
-// + `-C target-feature=+simd128` (Cargo.toml, .cargo/config.toml); RUSTFLAGS in the
-// environment replaces the config's flags, so each variant here keeps simd128.
+// The shipped setting is opt-level "z" with LLVM's own inlining for it (Cargo.toml) +
+// `-C target-feature=+simd128` (.cargo/config.toml) and wasm-opt `-O2 -ocimfs 0` (Makefile).
+// RUSTFLAGS in the environment replaces the config's flags, so each variant here keeps simd128.
 const SIMD = "-C target-feature=+simd128";
-const inline = (n) => ({ RUSTFLAGS: n == null ? SIMD : `${SIMD} -C llvm-args=-inline-threshold=${n}` });
+const inline = (n) => ({ RUSTFLAGS: `${SIMD} -C llvm-args=-inline-threshold=${n}` });
+const SHIPPED_OPT = ["-O2", "-ocimfs", "0"];
 const VARIANTS = [
-  { name: "shipped (opt-level z, inline threshold 100, wasm-opt -O1)", env: {}, dir: "z-i100", opt: ["-O1"] },
-  { name: "opt-level s, wasm-opt -O1 (shipped before 2026-12-03)", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "s", ...inline(null) }, dir: "s", opt: ["-O1"] },
-  { name: "opt-level z, wasm-opt -O1", env: { ...inline(null) }, dir: "z", opt: ["-O1"] },
-  { name: "opt-level z, inline threshold 50, wasm-opt -O1", env: inline(50), dir: "z-i50", opt: ["-O1"] },
-  { name: "opt-level z, inline threshold 150, wasm-opt -O1", env: inline(150), dir: "z-i150", opt: ["-O1"] },
-  { name: "opt-level z, inline threshold 100, wasm-opt -Oz", env: {}, dir: "z-i100", opt: ["-Oz"] },
-  { name: "opt-level z, inline threshold 100, no wasm-opt", env: {}, dir: "z-i100", opt: null },
-  { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3", ...inline(null) }, dir: "o3", opt: ["-O3"] },
+  { name: "shipped (opt-level z, wasm-opt -O2 -ocimfs 0)", env: {}, dir: "z", opt: SHIPPED_OPT },
+  { name: "opt-level z, inline threshold 100 (shipped 2026-12-03 to round 7)", env: inline(100), dir: "z-i100", opt: SHIPPED_OPT },
+  { name: "opt-level z, inline threshold 25", env: inline(25), dir: "z-i25", opt: SHIPPED_OPT },
+  { name: "opt-level s", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "s" }, dir: "s", opt: SHIPPED_OPT },
+  { name: "opt-level z, wasm-opt -O1", env: {}, dir: "z", opt: ["-O1"] },
+  { name: "opt-level z, wasm-opt -Oz", env: {}, dir: "z", opt: ["-Oz"] },
+  { name: "opt-level z, no wasm-opt", env: {}, dir: "z", opt: null },
+  { name: "opt-level 3, wasm-opt -O3", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "3" }, dir: "o3", opt: ["-O3"] },
 ];
 
 const argv = process.argv.slice(2);
@@ -61,7 +62,9 @@ const li = argv.indexOf("--log");
 const g = li >= 0
   ? (() => { const lines = linesOf(readFileSync(argv[li + 1], "utf8")); return { name: argv[li + 1], files: [argv[li + 1]], lines, ts: lines.map((_, k) => fixtureTs(k)) }; })()
   : bigClaude(benchGroups({ onlyBig: true }).groups);
-const template = readFileSync(distPath("ui-parser.stateless.js"), "utf8");
+// The features of the wasm in dist/ui-parser.stateless.js (the Makefile's host-stateless.wasm).
+const FEATS = hostFeatures(null, "host-stateless");
+const shipped = loadHostStyle(readFileSync(distPath("ui-parser.stateless.js"), "utf8"));
 const outDir = join(root, "target", "bench-variants");
 mkdirSync(outDir, { recursive: true });
 
@@ -71,7 +74,7 @@ for (const v of VARIANTS) {
   console.error(`[variants] ${v.name}: cargo build`);
   // The features of the host's files (dist/ui-parser*.js: every runtime, no readers).
   const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
-    "--no-default-features", "--features", hostFeatures(), "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
+    "--no-default-features", "--features", FEATS, "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
   if (b.status !== 0) { console.error(`[variants] ${v.name}: build failed`); continue; }
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
   let wasmFile = raw;
@@ -81,12 +84,21 @@ for (const v of VARIANTS) {
     if (o.status !== 0) { console.error(`[variants] ${v.name}: wasm-opt failed`); continue; }
   }
   const wasm = readFileSync(wasmFile);
-  // The shipped file with this variant's wasm in the shipped encoding.
-  const src = reencode(template, "one char per byte, by frequency (shipped)", wasm);
-  const srcFile = join(outDir, `${v.dir}${(v.opt ?? ["none"]).join("")}.ui-parser.stateless.js`);
-  writeFileSync(srcFile, src);
+  // The shipped file with this variant's wasm, written by the package build itself
+  // (scripts/assemble.mjs: the split streams, the character table, the glue).
+  const pkgRoot = join(outDir, `${v.dir}${(v.opt ?? ["none"]).join("")}`);
+  const a = spawnSync(process.execPath, [join(root, "scripts", "assemble.mjs"), "--host", wasmFile, "--full", wasmFile,
+    "--host-stateless", wasmFile, "--out", pkgRoot], { stdio: ["ignore", "ignore", "inherit"] });
+  if (a.status !== 0) { console.error(`[variants] ${v.name}: assemble failed`); continue; }
+  const srcFile = join(pkgRoot, "dist", "ui-parser.stateless.js");
+  const src = readFileSync(srcFile, "utf8");
+  const mod = loadHostStyle(src);
+  // A file that failed to load still answers (never throws): count the lines whose answer
+  // differs from the shipped dist/ file's, so a broken variant shows instead of timing fast.
+  const differ = g.lines.filter((l, k) => JSON.stringify(mod.parseStdoutLine(l, g.ts[k])) !==
+    JSON.stringify(shipped.parseStdoutLine(l, g.ts[k]))).length;
   built.push({ ...v, wasm: wasm.length, wasmGz: gzipSync(wasm, { level: 9 }).length,
-    js: src.length, jsGz: gzipSync(src, { level: 9 }).length, srcFile, mod: loadHostStyle(src) });
+    js: src.length, jsGz: gzipSync(src, { level: 9 }).length, srcFile, mod, differ });
 }
 
 const { lines, ts } = g;
@@ -107,14 +119,14 @@ for (const v of built) {
   const base = built[0];
   rows.push([v.name, String(v.wasm), String(v.wasmGz), String(v.jsGz), `${v.jsGz - base.jsGz >= 0 ? "+" : ""}${v.jsGz - base.jsGz}`,
     ((t[v.name].median * 1e3) / lines.length).toFixed(2), ((t[v.name].min * 1e3) / lines.length).toFixed(2),
-    firsts.length ? fmt.ms(median(firsts)) : "—"]);
+    firsts.length ? fmt.ms(median(firsts)) : "—", String(v.differ)]);
 }
 const md = [
-  `Measured ${mc.date} on ${mc.nproc} cores, Node ${mc.node}, load average at start ${mc.load}. Builds: the host files' features (${hostFeatures()}).`,
+  `Measured ${mc.date} on ${mc.nproc} cores, Node ${mc.node}, load average at start ${mc.load}. Builds: the default file's features (${FEATS}).`,
   "",
   `#### Build variants, ${g.name} (${lines.length} lines; per-line = stateless parseStdoutLine, warm, ${passes} rounds)`,
   "",
-  mdTable(["variant", "wasm bytes", "wasm gzip", "ui-parser.stateless.js gzip", "Δ gzip vs shipped", "µs/line median", "µs/line min", "1st pass, fresh process, ms (median of 7)"], rows),
+  mdTable(["variant", "wasm bytes", "wasm gzip", "ui-parser.stateless.js gzip", "Δ gzip vs shipped", "µs/line median", "µs/line min", "1st pass, fresh process, ms (median of 7)", "lines answered unlike dist/"], rows),
 ].join("\n");
 console.log(md);
 if (existsSync(join(root, "docs", "bench.md")) && !argv.includes("--no-write")) {

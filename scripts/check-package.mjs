@@ -32,13 +32,18 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // Round 7 (serde_json's number path and core's Unicode tables out, allocators of our own,
 // the host's wasm no_std, wasm-opt -O2 -ocimfs 0; docs/bench.md): 119.0 KiB full, Codex
 // 65.7 KiB, every other per-runtime file within the 60 KiB target.
+// Round 8 (opt-level z without the raised inline threshold, strings cut without core's
+// char-boundary message; docs/bench.md): the default ui-parser.stateless.js 97.1 KiB, within
+// its 100 KiB target, which is now also its ceiling; ui-parser.js 107.3 KiB; Codex 59.0 KiB,
+// every per-runtime file within the 60 KiB target.
 // The ceilings leave ~3% for another toolchain's code generation,
 // not for new code: a new module that needs more says so here.
-const TARGET = { full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { full: 123 * 1024, runtime: 68 * 1024 };
+const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
+const CEILING = { default: 100 * 1024, full: 111 * 1024, runtime: 61 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes"];
 const BUDGET = {};
-for (const f of ["dist/ui-parser.js", "dist/ui-parser.stateless.js"]) BUDGET[f] = "full";
+BUDGET["dist/ui-parser.js"] = "full";
+BUDGET["dist/ui-parser.stateless.js"] = "default";
 for (const r of RUNTIMES) {
   BUDGET[`dist/${r}/ui-parser.js`] = "runtime";
   BUDGET[`dist/${r}/ui-parser.stateless.js`] = "runtime";
