@@ -57,7 +57,7 @@ $(DIST_STAMP): $(DIST_INPUTS)
 	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,stateless-only || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r-stateless.wasm || exit 1; \
 	done
-	@# A string slice (s[a..b] on a str) brings core's char-boundary panic message (and 4-5 KB gzip of Debug
+	@# A string slice (s[a..b] on a str) brings core's char-boundary panic message (and 4.3-4.6 KB gzip of Debug
 	@# code) into a file; the host's wasm slices strings with formats::common::cut instead.
 	@if grep -l "is not a char boundary" $(WASM_OUT)/*.wasm | grep -v '/full\.wasm$$'; then \
 	  echo "error: a string slice in the host's wasm (above) links core's panic message: use formats::common::cut (src/lib.rs)"; exit 1; fi

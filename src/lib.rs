@@ -13,7 +13,7 @@
 // paths only core has are written `core::`; the std prelude's names come from `prelude`.
 #![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 // In those files a single `&some_str[a..b]` links core's message for a cut inside a character
-// (its `Debug` code and Unicode tables, 4-5 KB gzip a file): they slice strings through
+// (its `Debug` code and Unicode tables, 4.3-4.6 KB gzip a file): they slice strings through
 // `formats::common::cut`. `cargo clippy --target wasm32-unknown-unknown --no-default-features
 // --features runtimes,turn-signals,host-stateful` names any new site, and `make dist` fails
 // when the message is in a shipped wasm (Makefile).
