@@ -592,6 +592,25 @@ pub(crate) mod json_test {
 }
 
 #[cfg(test)]
+mod cut_tests {
+    use super::cut;
+
+    #[test]
+    fn cuts_like_slicing_and_says_so_inside_a_character() {
+        let s = "aé€😀z";
+        for (a, b) in [(0, 1), (1, 3), (3, 6), (6, 10), (0, 11), (11, 11)] {
+            assert_eq!(cut(s, a..b), &s[a..b]);
+        }
+        assert_eq!((cut(s, ..3), cut(s, 6..)), (&s[..3], &s[6..]));
+        for bad in [2, 4, 7, 12] {
+            let p = std::panic::catch_unwind(|| cut(s, ..bad)).unwrap_err();
+            let msg = p.downcast_ref::<String>().map(String::as_str).or(p.downcast_ref::<&str>().copied());
+            assert_eq!(msg, Some("a cut inside a character"), "..{bad}");
+        }
+    }
+}
+
+#[cfg(test)]
 mod js_json_tests {
     use super::*;
 

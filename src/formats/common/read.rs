@@ -509,6 +509,21 @@ mod tests {
     }
 
     #[test]
+    fn a_string_is_cut_only_at_character_boundaries() {
+        // Escaped and unescaped strings with multi-byte characters around the cuts.
+        for t in [r#""é""#, r#""é\né""#, r#""\u00e9x€""#, r#""😀\"😀""#, r#""a\\""#] {
+            same_as_serde(t);
+        }
+        // A cursor inside a character (no caller makes one) is refused, not cut there.
+        let t = "\"é\"";
+        let mut r = Reader::new(t);
+        r.i = 2;
+        assert!(r.string().is_none());
+        r.i = 1;
+        assert_eq!(r.string().as_deref(), Some("é"));
+    }
+
+    #[test]
     fn edge_cases_match_serde_json() {
         let cases = [
             "", " ", "null", " null ", "nul", "nulll", "true", "tru", "false", "False", "NaN", "Infinity",
