@@ -12,9 +12,8 @@
 //! gives no entry (there is nothing to show).
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use crate::entry::Entry;
-use crate::formats::common::{Emit, Owned};
+use crate::formats::common::{cut, Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
 use crate::formats::common::Json;
 

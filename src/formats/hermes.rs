@@ -37,10 +37,9 @@
 //! public capture exists. Details: `docs/formats/hermes.md`.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use super::common::{self, content_text, nonempty_str, num_of, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::formats::common::{cut, Json, Value};
 
 /// Reads one non-JSON line if it carries a Hermes mark; false leaves it to the plain rules.
 /// `forced` (the stream is known to be Hermes) reads unmarked lines as assistant text.

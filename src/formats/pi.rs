@@ -26,12 +26,11 @@
 //! `bench/pi-session-before-compaction.jsonl`; pi-mono sources via the code index.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 mod session;
 
 use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::formats::common::{cut, Json, Value};
 use core::fmt::Write;
 
 /// Content blocks of one message tracked for de-duplication.

@@ -26,9 +26,8 @@
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use crate::entry::Entry;
-use crate::formats::common::{Emit, Value};
+use crate::formats::common::{cut, Emit, Value};
 use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).

@@ -13,12 +13,11 @@
 #![cfg_attr(not(feature = "std"), allow(dead_code, unused_imports))]
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 mod emitter;
 
 pub use emitter::TurnSignalEmitter;
 
-use crate::formats::common::{self, js_json_to_serde, read};
+use crate::formats::common::{self, cut, js_json_to_serde, read};
 use crate::js::{self, arg, json_parse, Js, Obj};
 #[cfg(feature = "std")]
 use serde_json::Value;

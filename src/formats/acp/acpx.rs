@@ -28,10 +28,9 @@
 //! - any other `acpx.*` → a `system` notice with its `message`, else its name and fields.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use super::{retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, nonempty_str, num_of, str_of, type_of, Emit, Json, Owned, Value};
+use crate::formats::common::{self, bool_of, cut, nonempty_str, num_of, str_of, type_of, Emit, Json, Owned, Value};
 
 /// acpx's title for a tool update that carries none.
 const PLACEHOLDER_TITLE: &str = "tool call";

@@ -20,11 +20,10 @@
 //!   notice; an empty acknowledgement → nothing; JSON-RPC `error` → `stderr`.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use super::{diff_is_new, retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::diff::{push_unified, unified_from_texts};
-use crate::formats::common::{self, nonempty_str, num_of, path, str_of, type_of, Emit, Json, Owned, Value};
+use crate::formats::common::{self, cut, nonempty_str, num_of, path, str_of, type_of, Emit, Json, Owned, Value};
 
 pub fn parse(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let params = v.get("params").unwrap_or(&Value::Null);

@@ -7,9 +7,8 @@
 //! [`MAX_DIFF_LINES`] lines, then a single `truncation` entry counts the rest.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use crate::entry::Entry;
-use crate::formats::common::{self, str_of, type_of, Emit, Owned};
+use crate::formats::common::{self, cut, str_of, type_of, Emit, Owned};
 use crate::formats::common::{read, Json, Value};
 
 /// Diff lines shown per call (file headers included).

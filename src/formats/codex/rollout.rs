@@ -7,14 +7,11 @@
 //! read by the same code.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
 use super::events::{self, dup_tag, thinking};
 use super::exec::{phase_channel, with_item_id};
 use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
-use crate::formats::common::{
-    self, clip, content_text, nonempty_str, str_of, type_of, Emit, Owned,
-};
+use crate::formats::common::{self, clip, content_text, cut, nonempty_str, str_of, type_of, Emit, Owned};
 use crate::formats::common::{read, Json, Value};
 use core::fmt::Write;
 

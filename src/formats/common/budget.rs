@@ -186,7 +186,7 @@ pub fn json_weight(v: &Json) -> usize {
 /// so it has two forms, each the faster one where it runs (both tested here natively):
 /// natively a byte-wide count that LLVM vectorises; in the wasm, which is built at opt-level
 /// z where nothing is vectorised, a walk from one such byte to the next with the JSON
-/// writer's 16-byte scan (per line 1.03-1.04x; natively that walk was 0.88-0.95x).
+/// writer's 16-byte scan (per line 1.02-1.05x; natively that walk was 0.88-0.95x).
 fn esc(s: &str) -> usize {
     #[cfg(target_arch = "wasm32")]
     return esc_by_runs(s);
