@@ -461,11 +461,12 @@ pub fn cut<R: core::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> 
     s.get(range).expect("a cut inside a character")
 }
 
-/// The four bytes of `t` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape.
-/// (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
-pub fn hex4(t: &str, i: usize) -> Option<u32> {
-    let h = t.as_bytes().get(i..i.checked_add(4)?)?;
-    h.iter().try_fold(0, |n, &b| Some(n << 4 | (b as char).to_digit(16)?))
+/// The four bytes of `b` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape:
+/// the one reader of them for the line reader, `js_json_to_serde` and the JS model's
+/// `JSON.parse`. (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
+pub fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let h = b.get(i..i.checked_add(4)?)?;
+    h.iter().try_fold(0, |n, &c| Some(n << 4 | (c as char).to_digit(16)?))
 }
 
 /// `String::from_utf8_lossy` (each invalid sequence becomes one U+FFFD), written on
@@ -501,7 +502,7 @@ pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
         return None;
     }
     let b = t.as_bytes();
-    let hex4 = |i: usize| hex4(t, i);
+    let hex4 = |i: usize| hex4(b, i);
     let mut out = String::with_capacity(t.len());
     let mut changed = false;
     let (mut i, mut last, mut in_str) = (0usize, 0usize, false);
@@ -693,11 +694,11 @@ mod search_tests {
 
     #[test]
     fn hex4_reads_exactly_four_hex_digits() {
-        assert_eq!(hex4("\\u00e9x", 2), Some(0xe9));
-        assert_eq!(hex4("DbFf", 0), Some(0xdbff));
+        assert_eq!(hex4(b"\\u00e9x", 2), Some(0xe9));
+        assert_eq!(hex4(b"DbFf", 0), Some(0xdbff));
         for bad in ["+fff", "-fff", "12g4", "123", " 123", "12é", ""] {
-            assert_eq!(hex4(bad, 0), None, "{bad:?}");
+            assert_eq!(hex4(bad.as_bytes(), 0), None, "{bad:?}");
         }
-        assert_eq!(hex4("abcd", usize::MAX), None);
+        assert_eq!(hex4(b"abcd", usize::MAX), None);
     }
 }

@@ -203,7 +203,7 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> Option<u32> {
-        let n = crate::formats::common::hex4(self.src, self.i)?;
+        let n = crate::formats::common::hex4(self.src.as_bytes(), self.i)?;
         self.i += 4;
         Some(n)
     }

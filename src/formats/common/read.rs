@@ -35,6 +35,7 @@
 
 use crate::prelude::*;
 use super::bytes::{put, put_byte};
+use super::hex4;
 use super::scan::plain_run;
 use super::val::{Map, Value};
 use serde_json::Number;
@@ -427,22 +428,6 @@ impl<'a> Reader<'a> {
         self.skip_string()?;
         self.eat(b':')
     }
-}
-
-/// Four hex digits at `i` (either case).
-#[inline]
-fn hex4(b: &[u8], i: usize) -> Option<u32> {
-    let mut n = 0;
-    for &c in b.get(i..i + 4)? {
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return None,
-        };
-        n = n << 4 | u32::from(d);
-    }
-    Some(n)
 }
 
 /// Decodes the escape whose letter is at `i` (just past the backslash) into `out`; the
