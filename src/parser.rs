@@ -13,7 +13,7 @@
 
 use crate::prelude::*;
 use crate::entry::Entry;
-use crate::formats::common::{cut, Emit, Owned};
+use crate::formats::common::{cut, prefix_bytes, Emit, Owned};
 use crate::formats::{self, common, Confidence, Format, States};
 use crate::formats::common::Json;
 
@@ -183,12 +183,12 @@ fn read_line_into(
 /// `=`, or with the label right before a JSON object; the rest trimmed and not empty.
 fn stream_label(line: &str) -> Option<(bool, &str)> {
     let t = line.trim_start();
-    let head = t.get(..6)?;
+    let (head, after) = t.split_at_checked(6)?;
     let err = head.eq_ignore_ascii_case("stderr");
     if !err && !head.eq_ignore_ascii_case("stdout") {
         return None;
     }
-    let after = cut(t, 6..).trim_start();
+    let after = after.trim_start();
     match after.strip_prefix([':', '=']).map(str::trim) {
         Some(rest) if !rest.is_empty() => Some((err, rest)),
         _ if after.starts_with('{') => Some((err, after.trim_end())),
@@ -226,10 +226,6 @@ fn has_controls(line: &str) -> bool {
 /// What an over-long line of `len` bytes (after its trailing CR) shows: a notice and the
 /// first `OVERLONG_KEEP_BYTES` of `head` (cut on a char boundary).
 fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
-    let mut end = OVERLONG_KEEP_BYTES.min(head.len());
-    while !head.is_char_boundary(end) {
-        end -= 1;
-    }
     out.emit(Entry::system(
         ts,
         format!(
@@ -239,7 +235,7 @@ fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
             OVERLONG_KEEP_BYTES / 1024
         ),
     ));
-    out.emit(Entry::stdout(ts, cut(head, ..end)));
+    out.emit(Entry::stdout(ts, prefix_bytes(head, OVERLONG_KEEP_BYTES)));
 }
 
 /// An over-long line still arriving through `parse_chunk`: its head and length only.
@@ -254,11 +250,7 @@ struct Overlong {
 impl Overlong {
     fn add(&mut self, s: &str) {
         if self.head.len() <= OVERLONG_KEEP_BYTES {
-            let mut take = (OVERLONG_KEEP_BYTES + 4 - self.head.len()).min(s.len());
-            while !s.is_char_boundary(take) {
-                take -= 1;
-            }
-            self.head.push_str(cut(s, ..take));
+            self.head.push_str(prefix_bytes(s, OVERLONG_KEEP_BYTES + 4 - self.head.len()));
         }
         self.len += s.len();
         self.blank = self.blank && s.trim().is_empty();

@@ -461,6 +461,15 @@ pub fn cut<R: core::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> 
     s.get(range).expect("a cut inside a character")
 }
 
+/// The longest start of `s` of at most `max` bytes that ends on a character boundary.
+pub fn prefix_bytes(s: &str, max: usize) -> &str {
+    let mut end = max.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    cut(s, ..end)
+}
+
 /// The four bytes of `b` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape:
 /// the one reader of them for the line reader, `js_json_to_serde` and the JS model's
 /// `JSON.parse`. (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
@@ -594,7 +603,7 @@ pub(crate) mod json_test {
 
 #[cfg(test)]
 mod cut_tests {
-    use super::cut;
+    use super::{cut, prefix_bytes};
 
     #[test]
     fn cuts_like_slicing_and_says_so_inside_a_character() {
@@ -603,6 +612,8 @@ mod cut_tests {
             assert_eq!(cut(s, a..b), &s[a..b]);
         }
         assert_eq!((cut(s, ..3), cut(s, 6..)), (&s[..3], &s[6..]));
+        let heads: Vec<&str> = (0..13).map(|n| prefix_bytes(s, n)).collect();
+        assert_eq!(heads, ["", "a", "a", "aé", "aé", "aé", "aé€", "aé€", "aé€", "aé€", "aé€😀", "aé€😀z", "aé€😀z"]);
         for bad in [2, 4, 7, 12] {
             let p = std::panic::catch_unwind(|| cut(s, ..bad)).unwrap_err();
             let msg = p.downcast_ref::<String>().map(String::as_str).or(p.downcast_ref::<&str>().copied());

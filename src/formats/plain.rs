@@ -27,7 +27,7 @@
 
 use crate::prelude::*;
 use crate::entry::Entry;
-use crate::formats::common::{cut, Emit, Value};
+use crate::formats::common::{Emit, Value};
 use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
@@ -267,9 +267,8 @@ pub(crate) fn classify(ts: &str, text: String) -> Entry {
 
 /// `tag` at the start (ASCII case-insensitive), then the rest without leading blanks.
 fn strip_tag<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
-    let head = t.get(..tag.len())?;
-    head.eq_ignore_ascii_case(tag)
-        .then(|| cut(t, tag.len()..).trim_start())
+    let (head, rest) = t.split_at_checked(tag.len())?;
+    head.eq_ignore_ascii_case(tag).then(|| rest.trim_start())
 }
 
 #[cfg(test)]

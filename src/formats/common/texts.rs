@@ -7,7 +7,7 @@
 //! past it the notice says how much more the original line holds.
 
 use crate::prelude::*;
-use super::{cut, Map, Value};
+use super::{prefix_bytes, Map, Value};
 
 /// Keys whose string values are text a person reads (any depth).
 const TEXT_KEYS: &[&str] = &[
@@ -88,13 +88,10 @@ fn add(label: &str, s: &str, t: &mut Texts) {
         t.omitted += s.len();
         return;
     }
-    let mut end = room.min(s.len());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    t.omitted += s.len() - end;
-    t.used += end;
-    t.parts.push((label.to_owned(), cut(s, ..end).to_owned()));
+    let kept = prefix_bytes(s, room);
+    t.omitted += s.len() - kept.len();
+    t.used += kept.len();
+    t.parts.push((label.to_owned(), kept.to_owned()));
 }
 
 impl Texts {
