@@ -36,7 +36,7 @@
 use crate::prelude::*;
 use super::bytes::{put, put_byte};
 use super::hex4;
-use super::scan::plain_run;
+use super::scan::{copy_run, plain_run};
 use super::val::{Map, Value};
 use serde_json::Number;
 use std::borrow::Cow;
@@ -326,17 +326,14 @@ impl<'a> Reader<'a> {
         }
         // Bytes, not a `String`: each piece goes in with one copy and no UTF-8 step
         // (`bytes.rs`).
-        let mut out: Vec<u8> = Vec::with_capacity(i - start + 8);
-        let mut from = start;
+        let mut out: Vec<u8> = Vec::with_capacity(i - start + 32);
+        put(&mut out, &b[start..i]);
         loop {
             // b[i] is a backslash.
-            put(&mut out, &b[from..i]);
             i = unescape(b, i + 1, &mut out)?;
-            from = i;
-            i = plain_run(b, i);
+            i = copy_run(b, i, &mut out);
             match b.get(i) {
                 Some(b'"') => {
-                    put(&mut out, &b[from..i]);
                     self.i = i + 1;
                     // SAFETY: `out` is whole runs of the line (a `&str`) cut next to ASCII
                     // bytes (quotes and backslashes, the ends of escapes), and the UTF-8 of

@@ -12,7 +12,7 @@
 
 use crate::prelude::*;
 use super::bytes::{put, put_byte};
-use super::scan::plain_run;
+use super::scan::copy_run;
 use super::val::Value;
 use serde_json::Number;
 
@@ -35,22 +35,23 @@ static ESCAPE: [u8; 256] = {
     t
 };
 
-/// `s` as a JSON string literal. Runs without a byte to escape (found by
-/// `scan::plain_run`, 16 or 8 bytes per step) are copied whole.
+/// `s` as a JSON string literal. Runs without a byte to escape are copied whole, 16 bytes
+/// per step (`scan::copy_run`).
 pub fn str(out: &mut String, s: &str) {
     // SAFETY: what goes in is ASCII bytes and whole runs of `s` cut at ASCII bytes (the
-    // bytes `plain_run` stops at), so `out` stays UTF-8. Bytes rather than `String::push` and
-    // `&s[..]`: at opt-level z those stay calls, several per string written (`bytes.rs`).
+    // bytes `copy_run` stops at), so `out` is UTF-8 again after each `copy_run` (within one,
+    // a 16-byte step may end inside a character; nothing between its steps can unwind but
+    // `reserve`'s capacity overflow, past isize::MAX bytes). Bytes rather than `String::push`
+    // and `&s[..]`: at opt-level z those stay calls, several per string written (`bytes.rs`).
     let out = unsafe { out.as_mut_vec() };
     out.reserve(s.len() + 2);
     put_byte(out, b'"');
     let bytes = s.as_bytes();
-    let mut start = 0;
+    let mut i = 0;
     loop {
-        let i = plain_run(bytes, start);
+        i = copy_run(bytes, i, out);
         let Some(&b) = bytes.get(i) else { break };
-        put(out, &bytes[start..i]);
-        start = i + 1;
+        i += 1;
         let e = ESCAPE[usize::from(b)];
         if e == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -59,7 +60,6 @@ pub fn str(out: &mut String, s: &str) {
             put(out, &[b'\\', e]);
         }
     }
-    put(out, &bytes[start..]);
     put_byte(out, b'"');
 }
 
