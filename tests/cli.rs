@@ -443,6 +443,13 @@ fn a_closed_standard_output_is_an_error_not_a_lost_output() {
         })
         .expect("run sh");
     assert_bad(&o, "standard output is closed");
+    // A read-write `/dev/null` given on purpose (Python's `subprocess.DEVNULL`, Node's
+    // `stdio: "ignore"`) looks like the runtime's reopened one, and is not an error.
+    let o = Command::new("sh")
+        .args(["-c", "echo hello | \"$0\" parse --format plain - 1<>/dev/null", BIN])
+        .output()
+        .expect("run sh");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // `| head` closing the pipe early is not an error: exit 0, quietly.
     let o = Command::new("sh")
         .args(["-c", "yes '{\"type\":\"assistant\"}' | head -100000 | \"$0\" parse --format plain | head -1", BIN])

@@ -6,7 +6,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
-use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why the command failed: the message (printed as `agentlines: <msg>`, exit status 2).
 pub struct Failure(pub String);
@@ -36,23 +36,38 @@ pub fn stdin_is_readable() -> bool {
     }
 }
 
-/// `agentlines … >&-`: Rust's runtime reopens a closed standard output on `/dev/null`
-/// before `main`, so the output would be lost with exit status 0. That reopened descriptor
-/// is read-write (a shell's `>/dev/null` is write-only), which Linux shows in
-/// `/proc/self/fdinfo/1`; elsewhere this check cannot tell and passes.
+/// `agentlines … >&-`: standard output closed, so the output would be lost. Rust's runtime
+/// reopens a closed standard output on `/dev/null` before `main`, read-write, which looks
+/// exactly like a caller's own read-write `/dev/null` (Python's `subprocess.DEVNULL`, Node's
+/// `stdio: "ignore"`, a shell's `1<>/dev/null`), where discarding the output is what was
+/// asked. So the descriptor is looked at before the runtime does: [`STDOUT_AT_START`] runs
+/// with the program's constructors (ELF `.init_array`, Linux), ahead of Rust's `main`.
+/// Elsewhere nothing is recorded and this passes.
 pub fn stdout_is_open() -> bool {
-    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else { return true };
-    if target != Path::new("/dev/null") {
-        return true;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else { return true };
-    let flags = info
-        .lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
-    // O_ACCMODE = 3, O_RDWR = 2.
-    flags.map_or(true, |f| f & 3 != 2)
+    !STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }
+
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// See [`stdout_is_open`]: notes whether descriptor 1 was closed when the process started.
+/// Only `fcntl` is called (no allocation, no Rust runtime), as a constructor must.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static STDOUT_AT_START: extern "C" fn() = {
+    extern "C" fn note() {
+        extern "C" {
+            fn fcntl(fd: i32, cmd: i32, ...) -> i32;
+        }
+        const F_GETFD: i32 = 1;
+        // SAFETY: F_GETFD reads the descriptor's flags and takes no third argument; on a
+        // descriptor that is not open it fails (EBADF) and changes nothing.
+        if unsafe { fcntl(1, F_GETFD) } == -1 {
+            STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
+        }
+    }
+    note
+};
 
 /// The files to read: the given ones, or `-` (standard input) when none is given and
 /// standard input is piped or redirected.
