@@ -38,6 +38,24 @@ pub(crate) fn put_byte(v: &mut Vec<u8>, b: u8) {
     }
 }
 
+/// Appends the first `keep` bytes of `block` (all 16 when `keep` is 16 or more) with one
+/// 16-byte store: the bytes past `keep` land in `v`'s spare room, outside its length. What
+/// `scan::copy_run` steps with: a short run costs no `memcpy` call.
+#[inline(always)]
+pub(crate) fn put_block(v: &mut Vec<u8>, block: &[u8; 16], keep: usize) {
+    if v.capacity() - v.len() < 16 {
+        grow(v, 16);
+    }
+    let len = v.len();
+    // SAFETY: the check above left room for 16 more bytes after `len`; all 16 are written,
+    // and the length takes in at most 16 of them. `block` cannot overlap `v`'s spare room
+    // (it is borrowed while `v` is borrowed mutably).
+    unsafe {
+        core::ptr::copy_nonoverlapping(block.as_ptr(), v.as_mut_ptr().add(len), 16);
+        v.set_len(len + keep.min(16));
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn grow(v: &mut Vec<u8>, n: usize) {
@@ -59,6 +77,9 @@ mod tests {
             put_byte(&mut ours, k as u8);
             std.push(k as u8);
             put(&mut ours, &[]);
+            let block: [u8; 16] = core::array::from_fn(|i| (i * 3 + k) as u8);
+            put_block(&mut ours, &block, k % 18);
+            std.extend_from_slice(&block[..(k % 18).min(16)]);
         }
         assert_eq!(ours, std);
     }

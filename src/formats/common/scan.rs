@@ -21,6 +21,7 @@
 //! wasm, `make dist` / `make test-wasm` / `tests/browser`).
 
 use crate::prelude::*;
+use super::bytes::put;
 
 /// The index of the first byte at or after `i` that ends a run of plain string bytes: `"`,
 /// `\`, or a control byte (below 0x20); `b.len()` when there is none (`i` itself when it is
@@ -58,8 +59,8 @@ pub(super) fn plain_run(b: &[u8], mut i: usize) -> usize {
 
 /// Appends the plain bytes of `b` from `i` to `out` and returns where they end, as
 /// `plain_run` then `put` would (`i` past the end appends nothing). Sixteen bytes per step
-/// where `plain_run` has them: each block is stored whole into `out`'s spare room before it
-/// is tested, and only its plain part is kept, so a short run between two escapes costs no
+/// where `plain_run` has them: each block is stored whole into `out`'s spare room and only
+/// its plain part is kept (`bytes::put_block`), so a short run between two escapes costs no
 /// `memcpy` call. Text that is mostly escapes (code in tool output: one `\n` or `\"` every
 /// 16-40 bytes in the bench logs) spends its string time on those calls otherwise.
 #[inline]
@@ -69,19 +70,9 @@ pub(super) fn copy_run(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize {
         all(target_arch = "wasm32", target_feature = "simd128")
     ))]
     while let Some(block) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
-        if out.capacity() - out.len() < 16 {
-            out.reserve(16);
-        }
-        let len = out.len();
         let hits = specials16(block);
         let n = if hits != 0 { hits.trailing_zeros() as usize } else { 16 };
-        // SAFETY: there is room for 16 more bytes after `len` (above); all 16 are written,
-        // and the length takes in only the first `n` ≤ 16 of them. `block` is borrowed from
-        // `b`, which cannot overlap `out`'s spare room.
-        unsafe {
-            core::ptr::copy_nonoverlapping(block.as_ptr(), out.as_mut_ptr().add(len), 16);
-            out.set_len(len + n);
-        }
+        super::bytes::put_block(out, block, n);
         i += n;
         if hits != 0 {
             return i;
@@ -89,7 +80,7 @@ pub(super) fn copy_run(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize {
     }
     let end = plain_run(b, i);
     if let Some(run) = b.get(i..end) {
-        super::bytes::put(out, run);
+        put(out, run);
     }
     end
 }
