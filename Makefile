@@ -7,7 +7,7 @@ WASM_OUT    := target/pkg-wasm
 # One runtime per file in dist/<runtime>/ (cargo features).
 RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes
 # rustc's default wasm features, which binaryen 108 must be told about, and simd128
-# (.cargo/config.toml; the string scans, src/formats/common/scan.rs). -O2 without inlining
+# (.cargo/config.toml; the string scans, src/json/scan.rs). -O2 without inlining
 # functions into their only caller (-ocimfs 0): 6-8% smaller files than -O1 (ui-parser.stateless.js
 # 118.7 -> 111.1 KB gzip), the same speed per line and on a fresh process's first pass.
 # Plain -O2 is 0.9 KB bigger and its larger functions slowed V8's second pass over a log by up to
@@ -58,9 +58,9 @@ $(DIST_STAMP): $(DIST_INPUTS)
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r-stateless.wasm || exit 1; \
 	done
 	@# A string slice (s[a..b] on a str) brings core's char-boundary panic message (and 4.3-4.6 KB gzip of Debug
-	@# code) into a file; the host's wasm slices strings with formats::common::cut instead.
+	@# code) into a file; the host's wasm slices strings with text::cut instead.
 	@if grep -l "is not a char boundary" $(WASM_OUT)/*.wasm | grep -v '/full\.wasm$$'; then \
-	  echo "error: a string slice in the host's wasm (above) links core's panic message: use formats::common::cut (src/lib.rs)"; exit 1; fi
+	  echo "error: a string slice in the host's wasm (above) links core's panic message: use text::cut (src/lib.rs)"; exit 1; fi
 	node scripts/assemble.mjs --host $(WASM_OUT)/host.wasm --host-stateless $(WASM_OUT)/host-stateless.wasm \
 	  --full $(WASM_OUT)/full.wasm \
 	  $(foreach r,$(RUNTIMES),--runtime $(r)=$(WASM_OUT)/$(r).wasm --runtime-stateless $(r)=$(WASM_OUT)/$(r)-stateless.wasm)

@@ -83,7 +83,7 @@ fn read_args(t: &str) -> Result<Value, String> {
         Ok(v) => return Ok(v),
         Err(e) => e,
     };
-    if let Some(v) = crate::formats::common::js_json_to_serde(t).and_then(|f| serde_json::from_str(&f).ok()) {
+    if let Some(v) = crate::json::js_json_to_serde(t).and_then(|f| serde_json::from_str(&f).ok()) {
         return Ok(v);
     }
     if e.to_string().starts_with("recursion limit exceeded") {

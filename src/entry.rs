@@ -7,7 +7,7 @@
 //! fields): `durationMs` on tool results, `parentToolUseId` on subagent traffic.
 
 use crate::prelude::*;
-use crate::formats::common::{write, Json as Value};
+use crate::json::{write, Json as Value};
 use serde::Serialize;
 
 /// One transcript entry. Serialises as `{"kind": "<snake_case>", "ts": …, …}`, through the
@@ -291,7 +291,7 @@ fn own(s: &str) -> String {
 }
 
 /// Serialises entries as one JSON array (the shape every binding returns): the text
-/// `serde_json::to_string(entries)` gives, written without serde (`formats/common/write.rs`).
+/// `serde_json::to_string(entries)` gives, written without serde (`json/write.rs`).
 pub fn entries_to_json(entries: &[Entry]) -> String {
     let mut out = String::new();
     write_entries(&mut out, entries);

@@ -352,7 +352,7 @@ pub fn fmt_num(x: f64) -> String {
     }
     // Shortest round-trip digits from the JSON float printer, as digits + decimal point position.
     let mut shortest = String::new();
-    crate::formats::common::write::float(&mut shortest, x.abs());
+    crate::json::write::float(&mut shortest, x.abs());
     let mut digits: Vec<u8> = Vec::with_capacity(shortest.len());
     let mut point: i64 = 0; // digits before the decimal point
     let mut seen_point = false;

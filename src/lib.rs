@@ -14,7 +14,7 @@
 #![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 // In those files a single `&some_str[a..b]` links core's message for a cut inside a character
 // (its `Debug` code and Unicode tables, 4.3-4.6 KB gzip a file): they slice strings through
-// `formats::common::cut`. `cargo clippy --target wasm32-unknown-unknown --no-default-features
+// `text::cut`. `cargo clippy --target wasm32-unknown-unknown --no-default-features
 // --features runtimes,turn-signals,host-stateful` names any new site, and `make dist` fails
 // when the message is in a shipped wasm (Makefile).
 #![cfg_attr(not(feature = "std"), warn(clippy::string_slice))]
@@ -66,6 +66,13 @@ pub mod entry;
 // readers of the source; `cargo doc --document-private-items` renders those links.
 #[allow(rustdoc::private_intra_doc_links)]
 pub mod formats;
+// The JSON reader and writer every line and answer goes through (serde_json's grammar and
+// output, hand-written for the wasm's size); below everything that reads or writes JSON.
+// Its docs link its private reader for readers of the source, as `formats` does.
+#[allow(rustdoc::private_intra_doc_links)]
+pub mod json;
+// String helpers the whole crate shares (cut, substring search, join…), below everything.
+pub mod text;
 pub mod parser;
 // RFC 3339 timestamps to milliseconds and civil dates (no clock, no date crate).
 pub mod time;

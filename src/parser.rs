@@ -13,9 +13,10 @@
 
 use crate::prelude::*;
 use crate::entry::Entry;
-use crate::formats::common::{cut, prefix_bytes, Emit, Owned};
+use crate::formats::common::Emit;
 use crate::formats::{self, common, Confidence, Format, States};
-use crate::formats::common::Json;
+use crate::json::{self, Json};
+use crate::text::{self, cut, prefix_bytes, Owned};
 
 /// Lines longer than this are not parsed: they become a truncated `stdout` entry with a
 /// notice, so one runaway line cannot hold megabytes of wasm memory forever.
@@ -82,10 +83,10 @@ enum Stamp<'s> {
 }
 
 /// A line's `ts` from the JSON object it holds (see [`parse_line_stamped`]).
-pub type TsOf<'s> = &'s mut dyn FnMut(Option<&common::Value>) -> String;
+pub type TsOf<'s> = &'s mut dyn FnMut(Option<&json::Value>) -> String;
 
 impl<'s> Stamp<'s> {
-    fn resolve(self, value: Option<&common::Value>) -> std::borrow::Cow<'s, str> {
+    fn resolve(self, value: Option<&json::Value>) -> std::borrow::Cow<'s, str> {
         match self {
             Stamp::Given(ts) => std::borrow::Cow::Borrowed(ts),
             Stamp::Of(f) => std::borrow::Cow::Owned(f(value)),
@@ -143,7 +144,7 @@ fn parse_stamped_into(
 #[cfg_attr(feature = "stateless-only", inline(always))]
 fn read_line_into(
     line: &str,
-    value: Option<common::Value>,
+    value: Option<json::Value>,
     label: Option<(bool, &str)>,
     ts: &str,
     format: Option<Format>,
@@ -201,7 +202,7 @@ fn stream_label(line: &str) -> Option<(bool, &str)> {
 /// cleaner has removed them (`cleaned` holds that text).
 /// The flag is whether serde_json read the line as it is, as one object without repeated
 /// keys (what [`parse_line_stamped`] passes on).
-fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(common::Value<'a>, bool)> {
+fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(json::Value<'a>, bool)> {
     if let Some(read) = common::parse_object_read(line) {
         return Some(read);
     }
@@ -295,7 +296,7 @@ fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
     if !crate::formats::reads_json() {
         return;
     }
-    let has_blocks = |e: &Entry| matches!(e, Entry::Assistant { text, delta: None, .. } if common::has(text, "```"));
+    let has_blocks = |e: &Entry| matches!(e, Entry::Assistant { text, delta: None, .. } if text::has(text, "```"));
     if !out[start..].iter().any(has_blocks) {
         return;
     }
@@ -452,7 +453,7 @@ fn midstream(f: Format, c: Confidence, entries: &mut [Entry]) -> bool {
             let notice = format!(
                 "a {} result line in plain-text output, not this run's result ({what}, ${}): {text}",
                 f.label(),
-                common::num_text(*cost_usd)
+                json::num_text(*cost_usd)
             );
             *e = Entry::system(ts, notice);
         }

@@ -233,7 +233,7 @@ pub fn record_timestamp(line: &str) -> Option<String> {
 /// top-level keys (what `parser::parse_line_stamped` passes on), and its `timestamp` key was
 /// written without escapes (so the line holds the text `"timestamp"`). Otherwise the line is
 /// read again.
-pub fn record_timestamp_of(line: &str, value: Option<&crate::formats::common::Value>) -> Option<String> {
+pub fn record_timestamp_of(line: &str, value: Option<&crate::json::Value>) -> Option<String> {
     let Some(map) = value.and_then(|v| v.as_object()) else {
         return record_timestamp(line);
     };
@@ -414,7 +414,7 @@ mod tests {
         ];
         for line in &lines {
             let mut got = Vec::new();
-            let mut ts_of = |v: Option<&crate::formats::common::Value>| {
+            let mut ts_of = |v: Option<&crate::json::Value>| {
                 got.push(record_timestamp_of(line, v));
                 "T".to_owned()
             };

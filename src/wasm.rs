@@ -64,7 +64,7 @@ fn input_str(input: &[u8], at: usize, len: usize) -> Cow<'_, str> {
     let bytes = &input[at.min(end)..end];
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(crate::formats::common::lossy_utf8(bytes)),
+        Err(_) => Cow::Owned(crate::text::lossy_utf8(bytes)),
     }
 }
 

@@ -1,4 +1,4 @@
-//! The hand-written JSON reader (`formats::common::read`) against serde_json, on generated
+//! The hand-written JSON reader (`json::read`) against serde_json, on generated
 //! and real input: it must accept exactly what `serde_json::from_str::<serde_json::Value>`
 //! accepts and give the same value (and the same compact text), and `parse_prefix` must
 //! read what serde_json's `StreamDeserializer` reads, ending at the same offset.
@@ -7,7 +7,7 @@
 
 mod support_json;
 
-use agentlines::formats::common::read;
+use agentlines::json::read;
 use proptest::prelude::*;
 use support_json::*;
 
@@ -69,7 +69,7 @@ fn every_corpus_line() {
 /// Strings of 0..=64 filler characters with a special byte, escape or other character at
 /// each offset 0..=40 (ASCII filler; 2-byte filler puts it at even byte offsets up to 80),
 /// alone and in an object, as key and value, followed by more text: the reader's 16-byte blocks, its 8-byte words
-/// and its byte-wise tail each meet the special (src/formats/common/scan.rs).
+/// and its byte-wise tail each meet the special (src/json/scan.rs).
 #[test]
 fn specials_at_every_offset() {
     let specials = ["\"", "\\\\", "\\\"", "\\n", "\\u0041", "\\ud83d\\ude00", "\\x", "\u{0}", "\u{1f}", "\n", "\u{7f}", " ", "é"];

@@ -1,4 +1,4 @@
-//! The hand-written JSON writer (`formats/common/write.rs`) against serde_json, byte for
+//! The hand-written JSON writer (`json/write.rs`) against serde_json, byte for
 //! byte: every entry of every fixture and corpus line (stateless and stateful), the value
 //! tree compact and pretty, strings with every control character, and numbers at the
 //! edges (the integral/float split of the host's numeric fields, shortest float digits).
@@ -7,7 +7,7 @@
 mod support_robust;
 
 use agentlines::entry::write_entries;
-use agentlines::formats::common::{write, Json};
+use agentlines::json::{write, Json};
 use agentlines::{entries_to_json, parse_line, Entry, StdoutParser};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -58,7 +58,7 @@ fn strings_escape_exactly_what_serde_json_escapes() {
 
 /// Every byte JSON escapes (and neighbours that it does not) at each offset 0..=40 of
 /// strings of 0..=64 characters, alone and with a second one at the end: the writer's
-/// 16-byte blocks, 8-byte words and byte-wise tail each meet it (src/formats/common/scan.rs).
+/// 16-byte blocks, 8-byte words and byte-wise tail each meet it (src/json/scan.rs).
 #[test]
 fn escapes_at_every_offset() {
     let specials: Vec<char> = (0u32..0x20).chain([0x20, 0x22, 0x2f, 0x5c, 0x7f, 0xe9, 0x2028]).filter_map(char::from_u32).collect();

@@ -336,7 +336,7 @@ fn survey_invisible_lines() {
             continue;
         }
         let name = serde_json::from_str::<Value>(&l.text)
-            .map(|v| agentlines::formats::common::event_name(&agentlines::formats::common::Value::from_json(&v)))
+            .map(|v| agentlines::formats::common::event_name(&agentlines::json::Value::from_json(&v)))
             .unwrap_or_else(|_| "not JSON".into());
         let e = kinds.entry(name).or_insert((0, l.origin.clone()));
         e.0 += 1;

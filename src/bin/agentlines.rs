@@ -302,7 +302,7 @@ struct Stamps {
 impl Stamps {
     /// The `ts` of `line`, `value` its object as the parser read it (`parse_line_stamped`:
     /// the line is parsed once for both).
-    fn of(&mut self, line: &str, value: Option<&agentlines::formats::common::Value>) -> String {
+    fn of(&mut self, line: &str, value: Option<&agentlines::json::Value>) -> String {
         if self.records {
             if let Some(t) = runlog::record_timestamp_of(line, value) {
                 self.last = t;

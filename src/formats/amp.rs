@@ -14,7 +14,7 @@ use crate::prelude::*;
 use super::claude;
 use super::common::{str_of, type_of, Confidence};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 
 #[derive(Debug, Default)]
 pub struct State {
@@ -44,7 +44,7 @@ mod tests {
     #[test]
     fn thread_ids_mark_amp_and_lines_read_like_claude() {
         let init = r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"T-1","tools":["Bash"],"mcp_servers":[]}"#;
-        let v = crate::formats::common::read::parse(init).unwrap();
+        let v = crate::json::read::parse(init).unwrap();
         assert_eq!(detect(&v), Confidence::Sure);
         assert_eq!(
             parse_line(init, "t"),
@@ -61,7 +61,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let odd = r#"{"type":"mystery","session_id":"T-1"}"#;
-        let v = crate::formats::common::read::parse(odd).unwrap();
+        let v = crate::json::read::parse(odd).unwrap();
         assert_eq!(detect(&v), Confidence::No);
         let mut out = Vec::new();
         parse(&v, odd, "t", None, &mut out);

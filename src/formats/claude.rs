@@ -33,7 +33,7 @@ use super::common::{
     self, bool_of, clip, content_text, num_of, str_of, type_of, Confidence, Emit, Owned,
 };
 use crate::entry::Entry;
-use crate::formats::common::{Json, Map, Value};
+use crate::json::{self, Json, Map, Value};
 
 /// Whether a line is Claude's. `Sure` only for marks no other runtime prints (Cursor and
 /// Amp print Claude-like lines too; Amp's session ids start with `T-`).
@@ -422,7 +422,7 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
                 let code = num_of(obj, "return_code");
                 if code != 0.0 {
                     is_error = true;
-                    parts.push(format!("(exit code {})", common::num_text(code)));
+                    parts.push(format!("(exit code {})", json::num_text(code)));
                 }
                 common::join(&parts, "\n")
             } else if let Some(url) = str_of(obj, "url") {

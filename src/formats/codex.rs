@@ -28,7 +28,7 @@ mod tests;
 
 use super::common::{self, object, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 use std::collections::VecDeque;
 use core::fmt::Write;
 
@@ -148,7 +148,7 @@ impl Usage {
 
     /// `12 in (8 cached) · 5 out (3 reasoning)`, leaving out zero parts in brackets.
     fn text(&self) -> String {
-        let n = common::num_text;
+        let n = crate::json::num_text;
         let mut s = format!("{} in", n(self.input));
         if self.cached > 0.0 {
             let _ = write!(s, " ({} cached)", n(self.cached));

@@ -1,31 +1,19 @@
 //! Helpers every runtime module shares: reading fields leniently out of a JSON value,
 //! flattening content blocks to text, and the readable fallbacks for events nobody knows.
-//! Nothing here panics on any input.
+//! Nothing here panics on any input. The JSON value itself, its reader and writer are the
+//! JSON layer's ([`crate::json`]); the string helpers below are the crate's ([`crate::text`]),
+//! re-exported so a runtime module takes its whole toolbox from here.
 
 use crate::prelude::*;
 use crate::entry::Entry;
+use crate::json::{js_json_to_serde, read, Json, Map, Value};
 use std::collections::VecDeque;
 
 pub mod budget;
-mod bytes;
 pub mod diff;
-mod num;
-mod number;
-pub mod pairs;
-pub mod read;
-mod scan;
-#[cfg(test)]
-mod serde_ref;
-mod shape;
 mod texts;
-mod val;
-pub mod write;
-pub use num::{fixed, fract, num_text, round, trunc};
-pub use number::number as json_number;
+pub use crate::text::{cut, find, has, join, lossy_utf8, prefix_bytes, replace_all, rfind, trim_start_all, Owned};
 pub use texts::{human_texts, TEXT_BUDGET};
-pub use val::{Map, Value};
-/// Output JSON (tool inputs and the like): the value tree, owning its strings.
-pub type Json = Value<'static>;
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one
 /// call at each of the ~200 emitting sites instead of an inlined grow-and-copy of the
@@ -41,19 +29,6 @@ impl Emit for Vec<Entry> {
         if budget::admit(&e) {
             self.push(e);
         }
-    }
-}
-
-/// `text.owned()` is `text.to_owned()` kept out of line: at opt-level `s` the std one is
-/// inlined as an allocate-and-copy at each of ~150 sites (about 10 KB of the wasm).
-pub trait Owned {
-    fn owned(&self) -> String;
-}
-
-impl Owned for str {
-    #[inline(never)]
-    fn owned(&self) -> String {
-        self.to_owned()
     }
 }
 
@@ -248,109 +223,6 @@ pub fn compact_json(v: &Value) -> String {
     v.to_compact()
 }
 
-// Substring search without core's two-way searcher (`str::find(&str)`, `contains(&str)`,
-// `split_once(&str)`, `trim_start_matches(&str)`, `replace(&str, …)` all bring it in): it is
-// ~3 KB of every wasm that uses it, and once no call site is left it goes (docs/bench.md,
-// issue 18 round 6). Matches are byte matches: in valid UTF-8 a match of a whole needle
-// always starts and ends on character boundaries, so the offsets can slice the text.
-
-/// The byte offset of the first `needle` in `hay`, in time linear in both
-/// (Knuth-Morris-Pratt); a one-byte needle is a plain scan.
-pub fn find(hay: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    let Some(&first) = n.first() else { return Some(0) };
-    if n.len() == 1 {
-        return h.iter().position(|&b| b == first);
-    }
-    // fail[i]: the length of the longest proper prefix of n[..=i] that is also its suffix
-    // (on the stack for the short needles of every call site but one).
-    let mut short = [0usize; 32];
-    let mut long = Vec::new();
-    let fail: &mut [usize] = match short.get_mut(..n.len()) {
-        Some(f) => f,
-        None => {
-            long.resize(n.len(), 0);
-            &mut long
-        }
-    };
-    let mut k = 0;
-    for i in 1..n.len() {
-        while k > 0 && n[i] != n[k] {
-            k = fail[k - 1];
-        }
-        if n[i] == n[k] {
-            k += 1;
-        }
-        fail[i] = k;
-    }
-    k = 0;
-    for (i, &b) in h.iter().enumerate() {
-        while k > 0 && b != n[k] {
-            k = fail[k - 1];
-        }
-        if b == n[k] {
-            k += 1;
-            if k == n.len() {
-                return Some(i + 1 - k);
-            }
-        }
-    }
-    None
-}
-
-/// Whether `needle` occurs in `hay` ([`find`]).
-pub fn has(hay: &str, needle: &str) -> bool {
-    find(hay, needle).is_some()
-}
-
-/// The byte offset of the last `needle` in `hay`. Compares at every offset from the end, so
-/// it is meant for short fixed needles (a few bytes: linear in `hay` then).
-pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    (0..=h.len().checked_sub(n.len())?).rev().find(|&i| &h[i..i + n.len()] == n)
-}
-
-/// `s` without every leading repetition of `prefix` (`str::trim_start_matches`).
-pub fn trim_start_all<'s>(mut s: &'s str, prefix: &str) -> &'s str {
-    if prefix.is_empty() {
-        return s;
-    }
-    while let Some(rest) = s.strip_prefix(prefix) {
-        s = rest;
-    }
-    s
-}
-
-/// `s` with every `from` replaced by `to`, left to right (`str::replace`; `from` not empty).
-pub fn replace_all(s: &str, from: &str, to: &str) -> String {
-    if from.is_empty() {
-        return s.to_owned();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = find(rest, from) {
-        out.push_str(cut(rest, ..i));
-        out.push_str(to);
-        rest = cut(rest, i + from.len()..);
-    }
-    out.push_str(rest);
-    out
-}
-
-/// `items` joined by `sep`, as `collect::<Vec<_>>().join(sep)` gives, without the Vec: a
-/// plain loop here is much smaller in the wasm than Vec's from-iterator code, which is
-/// instantiated again for every call site's iterator type.
-pub fn join<T: AsRef<str>>(items: impl IntoIterator<Item = T>, sep: &str) -> String {
-    let mut out = String::new();
-    for (i, item) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push_str(sep);
-        }
-        out.push_str(item.as_ref());
-    }
-    out
-}
-
 /// Shortens text for one-line system notices, on a char boundary.
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
@@ -420,7 +292,7 @@ pub fn short_fields(v: &Value, n: usize) -> String {
 
 /// Top-level keys that can be large and are never shown: only their shape is built when a
 /// line is parsed (an object's keys with its short scalar values; nested values and long
-/// strings are scanned, not built: `common/shape.rs`). Claude Code repeats every tool's
+/// strings are scanned, not built: `json/shape.rs`). Claude Code repeats every tool's
 /// output in `toolUseResult` (session files) / `tool_use_result` (stream-json) beside the
 /// `tool_result` block we show; in real session logs that is a third of the bytes. The
 /// shape names the tool (`claude/tool_names.rs`).
@@ -451,132 +323,6 @@ fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
     Some((Value::Object(map), repeated))
 }
 
-/// `&s[range]` for a cut the code found (at a byte it searched for, or a length it
-/// measured), so never inside a character; if a bug ever cut inside one, the panic has a
-/// fixed message. Core's own message for that case formats the string, the range and the
-/// character around the bound: its `Debug` code and Unicode tables are ~8 KB of raw wasm,
-/// 4.3-4.6 KB gzip, in every shipped file, kept by a single `&str[..]` anywhere in the
-/// wasm. `clippy::string_slice` (lib.rs) names any new one in the host's build.
-pub fn cut<R: core::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> &str {
-    s.get(range).expect("a cut inside a character")
-}
-
-/// The longest start of `s` of at most `max` bytes that ends on a character boundary.
-pub fn prefix_bytes(s: &str, max: usize) -> &str {
-    let mut end = max.min(s.len());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    cut(s, ..end)
-}
-
-/// The four bytes of `b` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape:
-/// the one reader of them for the line reader, `js_json_to_serde` and the JS model's
-/// `JSON.parse`. (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
-pub fn hex4(b: &[u8], i: usize) -> Option<u32> {
-    let h = b.get(i..i.checked_add(4)?)?;
-    h.iter().try_fold(0, |n, &c| Some(n << 4 | (c as char).to_digit(16)?))
-}
-
-/// `String::from_utf8_lossy` (each invalid sequence becomes one U+FFFD), written on
-/// `from_utf8`'s error positions: std's version brings its own UTF-8 chunk iterator, ~1 KB of
-/// wasm for a path the glue never takes.
-pub fn lossy_utf8(mut bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 2);
-    loop {
-        match std::str::from_utf8(bytes) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
-            }
-            Err(e) => {
-                let (good, bad) = bytes.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(good).unwrap_or_default());
-                out.push('\u{fffd}');
-                bytes = &bad[e.error_len().unwrap_or(bad.len())..];
-            }
-        }
-    }
-}
-
-/// What `JSON.parse` accepts and serde_json refuses, rewritten so serde_json reads it the way
-/// JavaScript would show it: a lone surrogate escape (`\ud83d`, which Node writes when a
-/// string was cut inside an emoji) becomes `\ufffd`, and a number past f64 (`1e400`)
-/// becomes the largest finite one. `None` when there is nothing to rewrite, and for text
-/// `JSON.parse` refuses (checked first: the number rewrite would otherwise "repair" a
-/// malformed token such as `01` into JSON). Only called for a line that failed to parse, so
-/// it costs nothing on good input.
-pub(crate) fn js_json_to_serde(t: &str) -> Option<String> {
-    if !read::is_json(t) {
-        return None;
-    }
-    let b = t.as_bytes();
-    let hex4 = |i: usize| hex4(b, i);
-    let mut out = String::with_capacity(t.len());
-    let mut changed = false;
-    let (mut i, mut last, mut in_str) = (0usize, 0usize, false);
-    while i < b.len() {
-        let c = b[i];
-        if in_str {
-            if c == b'"' {
-                in_str = false;
-            } else if c == b'\\' {
-                if b.get(i + 1) == Some(&b'u') {
-                    if let Some(u) = hex4(i + 2) {
-                        let high = (0xD800..0xDC00).contains(&u);
-                        let low = (0xDC00..0xE000).contains(&u);
-                        let paired = high
-                            && b.get(i + 6) == Some(&b'\\')
-                            && b.get(i + 7) == Some(&b'u')
-                            && hex4(i + 8).is_some_and(|v| (0xDC00..0xE000).contains(&v));
-                        if paired {
-                            i += 12;
-                            continue;
-                        }
-                        if high || low {
-                            out.push_str(cut(t, last..i));
-                            out.push_str("\\ufffd");
-                            i += 6;
-                            last = i;
-                            changed = true;
-                            continue;
-                        }
-                    }
-                }
-                i += 2;
-                continue;
-            }
-            i += 1;
-            continue;
-        }
-        if c == b'"' {
-            in_str = true;
-            i += 1;
-        } else if c == b'-' || c.is_ascii_digit() {
-            let start = i;
-            i += 1;
-            while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
-                i += 1;
-            }
-            let token = cut(t, start..i);
-            // Read with the line's own value reader (what the line failed on).
-            if read::parse(token).is_none() {
-                out.push_str(cut(t, last..start));
-                out.push_str(if c == b'-' { "-1.7976931348623157e308" } else { "1.7976931348623157e308" });
-                last = i;
-                changed = true;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    if !changed {
-        return None;
-    }
-    out.push_str(cut(t, last..));
-    Some(out)
-}
-
 /// Unit-test helpers: a module's `detect` and `parse` applied to a `json!` value (the
 /// modules read the borrowed [`Value`]; tests write `serde_json` literals).
 #[cfg(test)]
@@ -598,27 +344,6 @@ pub(crate) mod json_test {
         let mut out = Vec::new();
         parse(&Value::from_json(v), "", "t", state, &mut out);
         out
-    }
-}
-
-#[cfg(test)]
-mod cut_tests {
-    use super::{cut, prefix_bytes};
-
-    #[test]
-    fn cuts_like_slicing_and_says_so_inside_a_character() {
-        let s = "aé€😀z";
-        for (a, b) in [(0, 1), (1, 3), (3, 6), (6, 10), (0, 11), (11, 11)] {
-            assert_eq!(cut(s, a..b), &s[a..b]);
-        }
-        assert_eq!((cut(s, ..3), cut(s, 6..)), (&s[..3], &s[6..]));
-        let heads: Vec<&str> = (0..13).map(|n| prefix_bytes(s, n)).collect();
-        assert_eq!(heads, ["", "a", "a", "aé", "aé", "aé", "aé€", "aé€", "aé€", "aé€", "aé€😀", "aé€😀z", "aé€😀z"]);
-        for bad in [2, 4, 7, 12] {
-            let p = std::panic::catch_unwind(|| cut(s, ..bad)).unwrap_err();
-            let msg = p.downcast_ref::<String>().map(String::as_str).or(p.downcast_ref::<&str>().copied());
-            assert_eq!(msg, Some("a cut inside a character"), "..{bad}");
-        }
     }
 }
 
@@ -648,68 +373,5 @@ mod js_json_tests {
             assert!(parse_object(t).is_none(), "{t}");
             assert_eq!(js_json_to_serde(t), None, "{t}");
         }
-    }
-}
-
-#[cfg(test)]
-mod search_tests {
-    use super::*;
-
-    /// Every string of up to `n` characters over `alphabet`.
-    fn strings(alphabet: &[char], n: usize) -> Vec<String> {
-        let mut all = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..n {
-            last = last.iter().flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}"))).collect();
-            all.extend(last.iter().cloned());
-        }
-        all
-    }
-
-    #[test]
-    fn search_matches_the_standard_library() {
-        // Repetitive needles (KMP's failure table matters), a two-byte character, overlaps.
-        let hays = strings(&['a', 'b', 'é'], 6);
-        let needles = strings(&['a', 'b', 'é'], 3);
-        for h in &hays {
-            for n in &needles {
-                assert_eq!(find(h, n), h.find(n.as_str()), "find({h:?}, {n:?})");
-                assert_eq!(has(h, n), h.contains(n.as_str()));
-                assert_eq!(rfind(h, n), h.rfind(n.as_str()), "rfind({h:?}, {n:?})");
-                assert_eq!(trim_start_all(h, n), h.trim_start_matches(n.as_str()), "trim({h:?}, {n:?})");
-                if !n.is_empty() {
-                    assert_eq!(replace_all(h, n, "<>"), h.replace(n.as_str(), "<>"), "replace({h:?}, {n:?})");
-                }
-            }
-        }
-        assert_eq!(replace_all("abc", "", "x"), "abc");
-        let long = "ab".repeat(50_000) + "abb";
-        assert_eq!(find(&long, "ababb"), long.find("ababb"));
-    }
-
-    #[test]
-    fn lossy_utf8_matches_the_standard_library() {
-        // Every byte string of up to 4 bytes over lead, continuation, invalid and ASCII bytes
-        // (truncated, overlong and surrogate sequences among them), and some longer ones.
-        let alphabet = [b'a', 0x80, 0xbf, 0xc0, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xed, 0xa0, 0xf0, 0x9f, 0xf4, 0x90, 0xff];
-        let mut last: Vec<Vec<u8>> = vec![vec![]];
-        for _ in 0..4 {
-            last = last.iter().flat_map(|s| alphabet.iter().map(move |&b| [s.as_slice(), &[b]].concat())).collect();
-            for s in &last {
-                assert_eq!(lossy_utf8(s), String::from_utf8_lossy(s), "{s:x?}");
-            }
-        }
-        let mixed = [&b"ok \xe2\x82\xac "[..], &[0xe2, 0x82], b" \xf0\x9f\x98\x80 ", &[0xed, 0xa0, 0x80], b" end"].concat();
-        assert_eq!(lossy_utf8(&mixed), String::from_utf8_lossy(&mixed));
-    }
-
-    #[test]
-    fn hex4_reads_exactly_four_hex_digits() {
-        assert_eq!(hex4(b"\\u00e9x", 2), Some(0xe9));
-        assert_eq!(hex4(b"DbFf", 0), Some(0xdbff));
-        for bad in ["+fff", "-fff", "12g4", "123", " 123", "12é", ""] {
-            assert_eq!(hex4(bad.as_bytes(), 0), None, "{bad:?}");
-        }
-        assert_eq!(hex4(b"abcd", usize::MAX), None);
     }
 }

@@ -34,7 +34,7 @@ mod tools;
 
 use super::common::{self, bool_of, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::json::{Json, Value};
 use tools::{tool_input, tool_name, tool_output};
 
 /// Call ids remembered by the stateful parser.

@@ -29,7 +29,7 @@
 use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{num_text, Json, Value};
+use crate::json::{self, num_text, Json, Value};
 
 #[derive(Debug, Default)]
 pub struct State;
@@ -158,7 +158,7 @@ fn shown(v: &Value) -> String {
         Value::String(s) => s.to_string(),
         other => {
             let mut out = String::new();
-            common::write::pretty(&mut out, other, 0);
+            json::write::pretty(&mut out, other, 0);
             out
         }
     }
@@ -208,7 +208,7 @@ fn result(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         notes.push(format!("model {model}"));
     }
     if let Some(ms) = v.get("durationMs").and_then(Value::as_f64) {
-        notes.push(format!("{}s", common::fixed(ms / 1000.0, 1)));
+        notes.push(format!("{}s", json::fixed(ms / 1000.0, 1)));
     }
     let branches = v.get("git").and_then(|g| g.get("branches")).and_then(Value::as_array);
     for b in branches.into_iter().flatten() {

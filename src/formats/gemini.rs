@@ -22,7 +22,7 @@ use super::common::{
     self, content_text, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned,
 };
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 
 mod chat;
 
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn detection_is_precise() {
-        let sure = |l: &str| detect(&crate::formats::common::read::parse(l).unwrap());
+        let sure = |l: &str| detect(&crate::json::read::parse(l).unwrap());
         assert_eq!(
             sure(r#"{"type":"init","timestamp":"t","session_id":"s","model":"m"}"#),
             Confidence::Sure

@@ -21,7 +21,7 @@
 use crate::prelude::*;
 use super::common::{self, nonempty_str, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 
 /// The last reasoning chunk (for the turn-boundary rule) and the backtick parity so far.
 #[derive(Debug, Default)]

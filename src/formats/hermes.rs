@@ -39,7 +39,8 @@
 use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, num_of, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{cut, Json, Value};
+use crate::formats::common::cut;
+use crate::json::{self, Json, Value};
 
 /// Reads one non-JSON line if it carries a Hermes mark; false leaves it to the plain rules.
 /// `forced` (the stream is known to be Hermes) reads unmarked lines as assistant text.
@@ -174,7 +175,7 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
     let id = format!("hermes-{:016x}", fnv(line));
     let mut content = detail.owned();
     if let Some(s) = secs {
-        content.push_str(&format!("  {}s", common::fixed(s, 1)));
+        content.push_str(&format!("  {}s", json::fixed(s, 1)));
     }
     if let Some(f) = &failure {
         content.push_str(&format!(" [{f}]"));
@@ -183,7 +184,7 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
     out.emit(Entry::tool_call(ts, tool_name(verb), input, Some(id.clone())));
     let mut result = Entry::tool_result(ts, id, Some(tool_name(verb).owned()), content, failure.is_some());
     if let (Entry::ToolResult { duration_ms, .. }, Some(s)) = (&mut result, secs) {
-        *duration_ms = Some(common::round(s * 1000.0) as u64);
+        *duration_ms = Some(json::round(s * 1000.0) as u64);
     }
     out.emit(result);
 }
@@ -222,7 +223,7 @@ fn seconds(s: &str) -> Option<f64> {
         (false, true) => int.to_owned(),
         (false, false) => format!("{int}.{frac}"),
     };
-    common::json_number(&json)?.as_f64()
+    json::number(&json)?.as_f64()
 }
 
 /// The tool a Hermes display verb stands for (the names Paperclip's Hermes adapter shows).
@@ -258,7 +259,7 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         Some((n, d)) => (n, d.trim_start().strip_prefix("data=").unwrap_or(d)),
         None => (rest, ""),
     };
-    let parsed = common::read::parse(data.trim());
+    let parsed = json::read::parse(data.trim());
     let d = parsed.as_ref().filter(|v| v.is_object()).unwrap_or(&Value::Null);
     // A data part that is not a JSON object (cut short, or another shape) is shown as it is,
     // not dropped; `reasoning.available` has its own fallback text.
@@ -306,13 +307,13 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
                 (Some(b), _) if !b.is_empty() => b,
                 (_, Some(e)) if !e.is_empty() => e.owned(),
                 _ => match secs {
-                    Some(s) => format!("{} in {}s", if failed { "failed" } else { "done" }, common::fixed(s, 2)),
+                    Some(s) => format!("{} in {}s", if failed { "failed" } else { "done" }, json::fixed(s, 2)),
                     None => (if failed { "failed" } else { "done" }).owned(),
                 },
             };
             let mut result = Entry::tool_result(ts, id, Some(tool), content, failed);
             if let (Entry::ToolResult { duration_ms, .. }, Some(s)) = (&mut result, secs) {
-                *duration_ms = Some(common::round(s * 1000.0) as u64);
+                *duration_ms = Some(json::round(s * 1000.0) as u64);
             }
             out.emit(result);
         }

@@ -26,7 +26,7 @@
 use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::json::{self, Json, Value};
 
 #[derive(Debug, Default)]
 pub struct State;
@@ -127,7 +127,7 @@ fn arguments(args: Option<&Value>) -> Json {
     match args {
         None | Some(Value::Null) => Json::Object(Default::default()),
         Some(Value::String(s)) if s.trim().is_empty() => Json::Object(Default::default()),
-        Some(Value::String(s)) => match common::read::parse(s.trim()) {
+        Some(Value::String(s)) => match json::read::parse(s.trim()) {
             Some(parsed) => parsed.to_json(),
             None => Json::from(s.to_string()),
         },

@@ -45,7 +45,7 @@ pub mod plain;
 use crate::entry::Entry;
 use crate::formats::common::Emit;
 pub use common::Confidence;
-use crate::formats::common::Value;
+use crate::json::Value;
 
 /// A runtime whose stdout we read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

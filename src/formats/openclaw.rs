@@ -38,7 +38,7 @@ mod frames;
 
 use super::common::{self, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::json::{self, Json, Value};
 use core::fmt::Write;
 
 /// Runs whose streamed reply text is remembered (oldest evicted).
@@ -176,9 +176,9 @@ pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
             Some((s, d)) => (s, d.trim_start().strip_prefix("data=").unwrap_or("")),
             None => (rest, ""),
         };
-        match common::read::parse(data.trim()) {
+        match json::read::parse(data.trim()) {
             Some(d @ Value::Object(_)) => {
-                let mut payload = common::Map::default();
+                let mut payload = json::Map::default();
                 payload.insert("runId", Value::String(run.into()));
                 payload.insert("stream", Value::String(stream.into()));
                 payload.insert("data", d);

@@ -27,7 +27,7 @@
 use crate::prelude::*;
 use super::common::{self, num_of, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::json::{Json, Value};
 
 /// Tool call ids remembered by the stateful parser.
 const MAX_IDS: usize = 2048;

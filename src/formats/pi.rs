@@ -30,7 +30,8 @@ mod session;
 
 use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{cut, Json, Value};
+use crate::formats::common::cut;
+use crate::json::{self, Json, Value};
 use core::fmt::Write;
 
 /// Content blocks of one message tracked for de-duplication.
@@ -340,7 +341,7 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
     }
     let mut text = "context compacted".owned();
     if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {
-        let _ = write!(text, " ({} tokens before)", common::num_text(n));
+        let _ = write!(text, " ({} tokens before)", json::num_text(n));
     }
     if v.get("willRetry").and_then(Value::as_bool).unwrap_or(false) {
         text.push_str("; retrying the request");

@@ -27,7 +27,8 @@
 
 use crate::prelude::*;
 use crate::entry::Entry;
-use crate::formats::common::{Emit, Value};
+use crate::formats::common::Emit;
+use crate::json::{self, Value};
 use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
@@ -56,7 +57,7 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
     if !(t.starts_with('[') && t.ends_with(']') && t.contains('{')) {
         return false;
     }
-    let Some(Value::Array(items)) = crate::formats::common::read::parse(t) else {
+    let Some(Value::Array(items)) = json::read::parse(t) else {
         return false;
     };
     if items.is_empty() || !items.iter().all(Value::is_object) {

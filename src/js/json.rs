@@ -8,7 +8,7 @@
 
 use crate::prelude::*;
 use super::{fmt_num, Js, Obj, MAX_DEPTH};
-use crate::formats::common::pairs;
+use crate::json::{self, pairs};
 
 /// `JSON.stringify(v, null, gap)`; `None` where JS returns `undefined`.
 pub fn stringify(v: &Js, gap: &str) -> Option<String> {
@@ -192,10 +192,10 @@ impl Parser<'_> {
                 return None;
             }
         }
-        // The line reader (`formats::common::read`) does the conversion; the text is valid
+        // The line reader (`json::read`) does the conversion; the text is valid
         // JSON, so its only failure is a magnitude past f64, which JS reads as Infinity.
         let text = self.src.get(start..self.i)?;
-        Some(Js::Num(match crate::formats::common::read::parse(text) {
+        Some(Js::Num(match json::read::parse(text) {
             Some(v) => v.as_f64().unwrap_or(f64::NAN),
             None if text.starts_with('-') => f64::NEG_INFINITY,
             None => f64::INFINITY,
@@ -203,7 +203,7 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> Option<u32> {
-        let n = crate::formats::common::hex4(self.src.as_bytes(), self.i)?;
+        let n = json::hex4(self.src.as_bytes(), self.i)?;
         self.i += 4;
         Some(n)
     }

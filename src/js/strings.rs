@@ -4,7 +4,7 @@
 //! string method on something else.
 
 use crate::prelude::*;
-use crate::formats::common::cut;
+use crate::text::cut;
 use super::Js;
 
 /// A character of JS `\s` (and of what `String.prototype.trim` removes).

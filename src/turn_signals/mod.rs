@@ -17,7 +17,8 @@ mod emitter;
 
 pub use emitter::TurnSignalEmitter;
 
-use crate::formats::common::{self, cut, js_json_to_serde, read};
+use crate::json::{self, js_json_to_serde, read};
+use crate::text::{self, cut};
 use crate::js::{self, arg, json_parse, Js, Obj};
 #[cfg(feature = "std")]
 use serde_json::Value;
@@ -239,7 +240,7 @@ struct GateOption {
 
 /// The little of a parsed JSON value that reading a gate needs. Two readers provide it:
 /// `JSON.parse` ([`Js`], the exported [`parse_await_gate`]) and the stdout parser's line
-/// reader (`formats::common::read`, for [`turn_signal_notices`]), which every build has
+/// reader (`json::read`, for [`turn_signal_notices`]), which every build has
 /// anyway: the notices then do not pull the JS-faithful parser and object model into the
 /// per-runtime files (~14 KB of wasm, 5 KB gzip).
 trait GateJson: Sized {
@@ -267,7 +268,7 @@ impl GateJson for Js {
     }
 }
 
-impl GateJson for common::Value<'_> {
+impl GateJson for json::Value<'_> {
     fn field(&self, key: &str) -> Option<&Self> {
         self.get(key)
     }
@@ -404,7 +405,7 @@ pub fn turn_signal_notices(text: &str) -> Vec<String> {
     };
     let mut out = Vec::new();
     if let Some(gate) = notice_gate(text) {
-        let labels = common::join(gate.options.iter().map(|o| o.label.as_str()), " / ");
+        let labels = text::join(gate.options.iter().map(|o| o.label.as_str()), " / ");
         out.push(clip(format!("Awaiting choice: {} ({labels})", gate.title)));
     }
     for v in parse_markdown_views(text) {

@@ -1,8 +1,8 @@
 //! Inputs for the differential tests of the hand-written JSON reader
-//! (`formats::common::read`) against serde_json: JSON-ish text built from JSON tokens
+//! (`json::read`) against serde_json: JSON-ish text built from JSON tokens
 //! (valid or not), mutations of valid JSON, nesting around serde_json's limit, and the
 //! corpus lines. Shared by `tests/json_read.rs` and the crate's unit tests
-//! (`src/formats/common/serde_ref.rs`).
+//! (`src/json/serde_ref.rs`).
 #![allow(dead_code)]
 
 use proptest::prelude::*;

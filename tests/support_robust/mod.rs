@@ -432,7 +432,7 @@ pub fn is_raw_json(text: &str) -> bool {
 /// byte-identically, no raw JSON shown as stdout/stderr. `Err` says what broke.
 pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
     let json = entries_to_json(entries);
-    // The hand-written writer (formats/common/write.rs) against serde's derive of the same
+    // The hand-written writer (json/write.rs) against serde's derive of the same
     // type: the same text, byte for byte.
     let derived = serde_json::to_string(entries).map_err(|e| e.to_string())?;
     if derived != json {

@@ -267,7 +267,7 @@ impl Out {
     }
 
     /// One entry as a JSON line, with the crate's writer into one reused `String` (the same
-    /// text serde_json writes; see `formats/common/write.rs`).
+    /// text serde_json writes; see `json/write.rs`).
     pub fn entry_line(&mut self, e: &agentlines::Entry) -> Result<(), Failure> {
         self.1.clear();
         e.write_json(&mut self.1);

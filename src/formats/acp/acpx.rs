@@ -30,7 +30,8 @@
 use crate::prelude::*;
 use super::{retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
-use crate::formats::common::{self, bool_of, cut, nonempty_str, num_of, str_of, type_of, Emit, Json, Owned, Value};
+use crate::formats::common::{self, bool_of, cut, nonempty_str, num_of, str_of, type_of, Emit, Owned};
+use crate::json::{Json, Value};
 
 /// acpx's title for a tool update that carries none.
 const PLACEHOLDER_TITLE: &str = "tool call";

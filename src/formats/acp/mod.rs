@@ -29,7 +29,8 @@ use crate::prelude::*;
 pub mod acpx;
 pub mod rpc;
 
-use super::common::{self, str_of, type_of, Confidence, Emit, Json, Owned, Value};
+use super::common::{self, str_of, type_of, Confidence, Emit, Owned};
+use crate::json::{self, Json, Value};
 use crate::entry::Entry;
 
 /// Tool call ids (and shown diffs) remembered by the stateful parser.
@@ -184,18 +185,18 @@ pub(crate) fn usage_text(used: Option<f64>, size: Option<f64>, cost: Option<&Val
     match (used, size) {
         (Some(u), Some(s)) if s > 0.0 => parts.push(format!(
             "context {}/{} tokens ({}%)",
-            common::num_text(u),
-            common::num_text(s),
-            common::num_text(common::round(u * 100.0 / s))
+            json::num_text(u),
+            json::num_text(s),
+            json::num_text(json::round(u * 100.0 / s))
         )),
-        (Some(u), _) => parts.push(format!("context {} tokens", common::num_text(u))),
+        (Some(u), _) => parts.push(format!("context {} tokens", json::num_text(u))),
         _ => {}
     }
     if let Some(c) = cost.filter(|c| c.is_object()) {
         let amount = c.get("amount").and_then(Value::as_f64).filter(|a| a.is_finite());
         let currency = str_of(c, "currency").unwrap_or("");
         if let Some(a) = amount {
-            parts.push(format!("cost {} {}", common::num_text(a), currency).trim_end().owned());
+            parts.push(format!("cost {} {}", json::num_text(a), currency).trim_end().owned());
         }
     }
     if let Some(b) = breakdown.filter(|b| b.is_object()) {
@@ -210,7 +211,7 @@ pub(crate) fn usage_text(used: Option<f64>, size: Option<f64>, cost: Option<&Val
         let tokens: Vec<String> = fields
             .iter()
             .filter_map(|(k, label)| {
-                b.get(k).and_then(Value::as_f64).map(|n| format!("{} {label}", common::num_text(n)))
+                b.get(k).and_then(Value::as_f64).map(|n| format!("{} {label}", json::num_text(n)))
             })
             .collect();
         if !tokens.is_empty() {

@@ -23,7 +23,8 @@ use crate::prelude::*;
 use super::{diff_is_new, retitle_note, usage_text, Shown, State, ToolLine};
 use crate::entry::Entry;
 use crate::formats::common::diff::{push_unified, unified_from_texts};
-use crate::formats::common::{self, cut, nonempty_str, num_of, path, str_of, type_of, Emit, Json, Owned, Value};
+use crate::formats::common::{self, cut, nonempty_str, num_of, path, str_of, type_of, Emit, Owned};
+use crate::json::{Json, Value};
 
 pub fn parse(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let params = v.get("params").unwrap_or(&Value::Null);

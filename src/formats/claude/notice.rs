@@ -8,7 +8,7 @@ use crate::prelude::*;
 use super::super::common::{self, clip, path, str_of, type_of, Emit, Owned};
 use super::text::{first_line, plural, utc};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::{self, Value};
 use core::fmt::Write;
 
 /// Session-file line types that are pure bookkeeping (no message), all Claude's own.
@@ -141,7 +141,7 @@ fn rate_limit(info: &Value) -> String {
         parts.push(kind.owned());
     }
     if let Some(u) = info.get("utilization").and_then(Value::as_f64) {
-        parts.push(format!("{}% used", common::fixed(u * 100.0, 0)));
+        parts.push(format!("{}% used", json::fixed(u * 100.0, 0)));
     }
     if status != "allowed" {
         if let Some(r) = info.get("resetsAt").and_then(Value::as_i64) {

@@ -18,7 +18,7 @@
 use crate::prelude::*;
 use super::super::common::{path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 use std::collections::VecDeque;
 
 /// Messages remembered for de-duplication (oldest evicted first).

@@ -4,10 +4,10 @@
 //! their first readable text field. Never raw JSON.
 
 use crate::prelude::*;
-use super::super::common::{self, clip, num_of, num_text, str_of, Emit, Owned};
+use super::super::common::{self, clip, num_of, str_of, Emit, Owned};
+use crate::json::{num_text, Value};
 use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
-use crate::formats::common::Value;
 use core::fmt::Write;
 
 /// `system` subtypes only Claude Code (or Qwen Code) prints.

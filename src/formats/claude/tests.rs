@@ -4,9 +4,10 @@
 use super::*;
 use crate::parser::{parse_line, StdoutParser};
 use crate::Format;
+use crate::json;
 
 fn v(s: &str) -> Value<'_> {
-    crate::formats::common::read::parse(s).unwrap()
+    json::read::parse(s).unwrap()
 }
 
 fn texts(entries: &[Entry]) -> Vec<(String, String)> {
@@ -373,12 +374,12 @@ fn bench_session_file() {
         let t1 = std::time::Instant::now();
         let mut values = 0;
         for line in text.lines() {
-            values += usize::from(crate::formats::common::read::parse(line).is_some());
+            values += usize::from(json::read::parse(line).is_some());
         }
         let json = t1.elapsed();
         let parsed: Vec<Value> = text
             .lines()
-            .filter_map(crate::formats::common::read::parse)
+            .filter_map(json::read::parse)
             .collect();
         let t2 = std::time::Instant::now();
         let mut state = State::default();

@@ -4,9 +4,9 @@
 
 use crate::prelude::*;
 use crate::formats::common::cut;
-use super::super::common::{self, clip, fixed, num_text, Owned};
+use super::super::common::{self, clip, Owned};
+use crate::json::{self, fixed, num_text, Value};
 use crate::entry::Entry;
-use crate::formats::common::Value;
 
 /// Text Claude Code injects into user turns wrapped in tags: slash commands (a `user`
 /// entry `/name args`), their output, `!` shell mode, task notifications, reminders.
@@ -190,9 +190,9 @@ pub(super) fn duration(ms: f64) -> String {
         return "?".owned();
     }
     if ms < 1000.0 {
-        return format!("{}ms", num_text(common::round(ms)));
+        return format!("{}ms", num_text(json::round(ms)));
     }
-    let s = common::round(ms / 1000.0) as u64;
+    let s = json::round(ms / 1000.0) as u64;
     match s {
         0..=59 => format!("{s}s"),
         60..=3599 => format!("{}m {}s", s / 60, s % 60),
@@ -214,7 +214,7 @@ pub(super) fn kilo(n: f64) -> String {
     if n >= 1_000_000.0 {
         format!("{}M", fixed(n / 1_000_000.0, 1))
     } else if n >= 1000.0 {
-        format!("{}k", num_text(common::round(n / 1000.0)))
+        format!("{}k", num_text(json::round(n / 1000.0)))
     } else {
         num_text(n)
     }

@@ -11,7 +11,8 @@
 //! shapes were checked against every session file and stream in the corpus (each rule
 //! named only results of that tool).
 
-use super::super::common::{str_of, Value};
+use super::super::common::str_of;
+use crate::json::Value;
 
 /// The built-in tool whose output `r` (a `toolUseResult` value) is, if the shape says so.
 pub(super) fn of_result(r: &Value) -> Option<&'static str> {

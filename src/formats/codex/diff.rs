@@ -9,7 +9,7 @@
 use crate::prelude::*;
 use crate::entry::Entry;
 use crate::formats::common::{self, cut, str_of, type_of, Emit, Owned};
-use crate::formats::common::{read, Json, Value};
+use crate::json::{read, Json, Value};
 
 /// Diff lines shown per call (file headers included).
 pub(super) const MAX_DIFF_LINES: usize = 400;

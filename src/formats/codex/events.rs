@@ -16,9 +16,9 @@ use super::{
 };
 use crate::entry::Entry;
 use crate::formats::common::{
-    self, bool_of, content_text, nonempty_str, num_text, path, str_of, type_of, Emit, Owned,
+    self, bool_of, content_text, nonempty_str, path, str_of, type_of, Emit, Owned,
 };
-use crate::formats::common::{Json, Value};
+use crate::json::{num_text, Json, Value};
 use core::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]

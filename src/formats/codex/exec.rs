@@ -15,7 +15,7 @@ use crate::entry::Entry;
 use crate::formats::common::{
     self, bool_of, content_text, nonempty_str, str_of, type_of, Emit, Owned,
 };
-use crate::formats::common::{Json, Value};
+use crate::json::{Json, Value};
 use core::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq)]

@@ -12,7 +12,7 @@ use super::exec::{phase_channel, with_item_id};
 use super::{command_text, copy_sighting, diff, first_sighting, key, object, tool_result, unknown, State};
 use crate::entry::Entry;
 use crate::formats::common::{self, clip, content_text, cut, nonempty_str, str_of, type_of, Emit, Owned};
-use crate::formats::common::{read, Json, Value};
+use crate::json::{self, read, Json, Value};
 use core::fmt::Write;
 
 /// Longest harness-injected context (instructions, AGENTS.md…) shown in a system entry.
@@ -230,7 +230,7 @@ fn output_of(output: Option<&Value>) -> (String, bool, Option<u64>) {
                 .get("duration_seconds")
                 .and_then(Value::as_f64)
                 .filter(|d| d.is_finite() && *d >= 0.0)
-                .map(|d| common::round(d * 1000.0) as u64);
+                .map(|d| json::round(d * 1000.0) as u64);
             (nonempty_or(&text, "(no output)"), failed, duration)
         }
         other => (nonempty_or(&content_text(other), "(no output)"), false, None),

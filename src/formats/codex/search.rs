@@ -16,7 +16,8 @@
 //! no query says so instead of showing `"searched: "`.
 
 use crate::prelude::*;
-use crate::formats::common::{nonempty_str, object, type_of, Json, Owned, Value};
+use crate::formats::common::{nonempty_str, object, type_of, Owned};
+use crate::json::{Json, Value};
 use core::fmt::Write;
 
 /// The queries of a search, in order, without repeats: the item's `query`, the action's

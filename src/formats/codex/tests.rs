@@ -267,8 +267,8 @@ fn state_is_bounded() {
 
 #[test]
 fn outputs_and_commands_read_every_shape() {
-    assert_eq!(command_text(Some(&crate::formats::common::Value::from_json(&json!(["bash", "-lc", "ls -1"])))), "bash -lc 'ls -1'");
-    assert_eq!(command_text(Some(&crate::formats::common::Value::from_json(&json!(["echo", "it's"])))), r"echo 'it'\''s'");
+    assert_eq!(command_text(Some(&crate::json::Value::from_json(&json!(["bash", "-lc", "ls -1"])))), "bash -lc 'ls -1'");
+    assert_eq!(command_text(Some(&crate::json::Value::from_json(&json!(["echo", "it's"])))), r"echo 'it'\''s'");
     let line = rollout(
         "response_item",
         json!({"type":"function_call_output","call_id":"c","output":"{\"output\":\"oops\",\"metadata\":{\"exit_code\":2,\"duration_seconds\":1.25}}"}),

@@ -18,8 +18,8 @@
 
 use crate::prelude::*;
 use crate::entry::Entry;
-use super::Json;
-use super::scan::plain_run;
+use crate::json::scan::plain_run;
+use crate::json::Json;
 use core::cell::Cell;
 
 /// Entries any line may give, however short.

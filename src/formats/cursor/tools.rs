@@ -3,7 +3,7 @@
 
 use crate::prelude::*;
 use super::super::common::{self, str_of, Owned};
-use crate::formats::common::{Json, Value};
+use crate::json::{self, Json, Value};
 
 /// `shellToolCall` → `shell`; `function` → its `name`; MCP calls → `mcp:<tool>`.
 pub(super) fn tool_name(key: &str, inner: &Value) -> String {
@@ -30,7 +30,7 @@ pub(super) fn tool_input(key: &str, inner: &Value) -> Json {
     if key == "function" {
         return match inner.get("arguments") {
             Some(Value::String(s)) => {
-                match common::read::parse(s) {
+                match json::read::parse(s) {
                     Some(v) => v.to_json(),
                     None => Json::from(s.owned()),
                 }

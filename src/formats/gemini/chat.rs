@@ -19,7 +19,7 @@
 use crate::prelude::*;
 use super::super::common::{self, content_text, nonempty_str, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 
 /// A whole chat-recording document.
 pub(super) fn is_document(v: &Value) -> bool {

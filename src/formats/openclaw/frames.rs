@@ -4,7 +4,7 @@
 use crate::prelude::*;
 use super::super::common::{self, path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::Value;
+use crate::json::Value;
 
 pub(super) fn response(v: &Value, payload: &Value, ts: &str, out: &mut Vec<Entry>) {
     let id = v

@@ -15,7 +15,7 @@
 use crate::prelude::*;
 use super::super::common::{self, num_of, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
-use crate::formats::common::{Json, Value};
+use crate::json::{self, Json, Value};
 use core::fmt::Write;
 
 /// Longest compaction/branch summary shown in a system line.
@@ -55,7 +55,7 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
         "compaction" => {
             let mut text = "context compacted".owned();
             if let Some(n) = v.get("tokensBefore").and_then(Value::as_f64) {
-                let _ = write!(text, " ({} tokens before)", common::num_text(n));
+                let _ = write!(text, " ({} tokens before)", json::num_text(n));
             }
             if let Some(s) = str_of(v, "summary").filter(|s| !s.trim().is_empty()) {
                 text.push_str(": ");
@@ -235,7 +235,7 @@ fn tool_result(m: &Value, ts: &str) -> Entry {
 /// A `!command` the user ran: a `bash` call and its result, with an id made from its time.
 fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     let command = str_of(m, "command").unwrap_or("");
-    let id = format!("pi-bash-{}", common::num_text(num_of(m, "timestamp")));
+    let id = format!("pi-bash-{}", json::num_text(num_of(m, "timestamp")));
     out.emit(Entry::tool_call(
         ts,
         "bash",
@@ -295,7 +295,7 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
-        cost_usd: crate::formats::common::round(cost * 1e9) / 1e9,
+        cost_usd: json::round(cost * 1e9) / 1e9,
         subtype: reason.owned(),
         is_error: matches!(reason, "error" | "aborted"),
         errors,

@@ -1,4 +1,5 @@
-//! The shape of a large member that is never shown ([`super::UNREAD_KEYS`]): an object
+//! The shape of a large member that is never shown (the members a caller of
+//! `read::parse_top_object` names; the runtime modules name `UNREAD_KEYS`): an object
 //! keeps its keys, each with its value when that is a bool, a number or a string of at most
 //! [`MAX_STR`] bytes, else `null`; nested arrays and objects are scanned, not built. Any
 //! other value is `null`. Enough to tell which tool wrote a Claude `toolUseResult`

@@ -122,7 +122,7 @@ pub fn js_number(out: &mut String, v: f64) {
 pub fn js_int(v: f64) -> Option<i64> {
     if !v.is_finite() {
         Some(0)
-    } else if super::fract(v) == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+    } else if super::num::fract(v) == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
         Some(v as i64)
     } else {
         None

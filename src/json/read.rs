@@ -35,7 +35,6 @@
 
 use crate::prelude::*;
 use super::bytes::{put, put_byte};
-use super::hex4;
 use super::scan::{copy_run, plain_run};
 use super::val::{Map, Value};
 use serde_json::Number;
@@ -78,7 +77,7 @@ pub fn parse_prefix(text: &str) -> Option<(Value<'_>, usize)> {
 /// A line's top-level object, each member in `skip` read as its shape (`shape.rs`), and
 /// whether a key was repeated. `None` for anything but exactly one JSON object (with JSON
 /// whitespace around it). The same nesting budget as [`parse`]: the object takes one level.
-pub(super) fn parse_top_object<'a>(text: &'a str, skip: &[&str]) -> Option<(Map<'a>, bool)> {
+pub(crate) fn parse_top_object<'a>(text: &'a str, skip: &[&str]) -> Option<(Map<'a>, bool)> {
     let mut r = Reader::new(text);
     r.eat(b'{')?;
     r.depth -= 1;
@@ -467,6 +466,14 @@ fn unescape(b: &[u8], i: usize, out: &mut Vec<u8>) -> Option<usize> {
 /// `s[from..to]` where `from` is a char boundary and `to` is at an ASCII byte of `s` (a
 /// quote, a backslash). Unchecked: at opt-level z the
 /// checked `&s[from..to]` stays two calls, on every string of every line.
+/// The four bytes of `b` at `i` as hexadecimal digits (any case), as in a `\uXXXX` escape:
+/// the one reader of them for the line reader, `js_json_to_serde` and the JS model's
+/// `JSON.parse`. (`u32::from_str_radix` would also take a sign and costs ~0.3 KB of wasm.)
+pub fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let h = b.get(i..i.checked_add(4)?)?;
+    h.iter().try_fold(0, |n, &c| Some(n << 4 | (c as char).to_digit(16)?))
+}
+
 #[inline(always)]
 fn ascii_cut(s: &str, from: usize, to: usize) -> &str {
     debug_assert!(from <= to && s.is_char_boundary(from) && s.is_char_boundary(to));
@@ -566,5 +573,15 @@ mod tests {
             let ours = parse_prefix(t).map(|(v, end)| (v.to_serde(), end));
             assert_eq!(ours, theirs, "{t:?}");
         }
+    }
+
+    #[test]
+    fn hex4_reads_exactly_four_hex_digits() {
+        assert_eq!(hex4(b"\\u00e9x", 2), Some(0xe9));
+        assert_eq!(hex4(b"DbFf", 0), Some(0xdbff));
+        for bad in ["+fff", "-fff", "12g4", "123", " 123", "12é", ""] {
+            assert_eq!(hex4(bad.as_bytes(), 0), None, "{bad:?}");
+        }
+        assert_eq!(hex4(b"abcd", usize::MAX), None);
     }
 }

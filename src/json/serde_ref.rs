@@ -3,11 +3,13 @@
 //! differential tests compare the hand-written reader with.
 
 use super::val::{Map, Value};
-use super::UNREAD_KEYS;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 use std::borrow::Cow;
 use std::fmt;
+
+/// The members read as shapes in these tests: the runtime modules' `UNREAD_KEYS`.
+const UNREAD_KEYS: &[&str] = &["toolUseResult", "tool_use_result"];
 
 pub(crate) struct ValueVisitor;
 
@@ -241,7 +243,7 @@ impl<'de> Visitor<'de> for Inner {
     }
 }
 
-// The top-level object (the old common.rs)
+// The top-level object (what the runtime modules read a line with)
 
 pub(crate) fn ref_parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
     let mut de = serde_json::Deserializer::from_str(t);
@@ -289,25 +291,31 @@ impl<'de> serde::de::Visitor<'de> for TopLevel {
 }
 
 
-#[path = "../../../tests/support_json/mod.rs"]
+#[path = "../../tests/support_json/mod.rs"]
 mod support_json;
 
 /// The top-level object reader (`read.rs` with `shape.rs`) against the serde_json one above:
 /// same acceptance, same tree (key order, values, shapes of unread members), same
 /// repeated-key flag.
 mod tests {
-    use super::super::parse_object_text;
-    use super::ref_parse_object_text;
+    use super::{ref_parse_object_text, Value, UNREAD_KEYS};
     use proptest::prelude::*;
 
     use super::support_json::*;
+
+    /// The runtime modules' line reader (`formats::common::parse_object`, before its
+    /// `JSON.parse` fallback).
+    fn parse_object_text(t: &str) -> Option<(Value<'_>, bool)> {
+        let (map, repeated) = super::super::read::parse_top_object(t, UNREAD_KEYS)?;
+        Some((Value::Object(map), repeated))
+    }
 
     fn same(t: &str) {
         let ours = parse_object_text(t);
         let theirs = ref_parse_object_text(t);
         assert_eq!(format!("{ours:?}"), format!("{theirs:?}"), "{t:?}");
         if let (Some((o, _)), Some((s, _))) = (&ours, &theirs) {
-            assert_eq!(super::super::compact_json(o), super::super::compact_json(s), "{t:?}");
+            assert_eq!(o.to_compact(), s.to_compact(), "{t:?}");
         }
         // The whole-value reader against serde_json's, on the same text.
         let ours = super::super::read::parse(t);

@@ -4,7 +4,7 @@
 //! which the wasm carries anyway for JSON output. The tests compare both with `format!`.
 
 use crate::prelude::*;
-use super::Owned;
+use crate::text::Owned;
 
 /// `x.trunc()`, `x.round()` and `x.fract()` as std computes them, here because core has no
 /// float rounding: the host's wasm is `no_std` (src/lib.rs). `x as i64` truncates toward

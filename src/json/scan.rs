@@ -27,7 +27,7 @@ use super::bytes::put;
 /// `\`, or a control byte (below 0x20); `b.len()` when there is none (`i` itself when it is
 /// past the end).
 #[inline]
-pub(super) fn plain_run(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn plain_run(b: &[u8], mut i: usize) -> usize {
     #[cfg(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
