@@ -8,7 +8,7 @@
 //!
 //! It is read from text by `read.rs`, the way `serde_json::Value` (with `preserve_order`)
 //! reads, so the modules keep their meaning: numbers are `serde_json::Number`, a duplicate
-//! key keeps its first position and its last value, and `compact_json` writes the same
+//! key keeps its first position and its last value, and `write.rs` writes the same
 //! text. The values a module turns into output (tool inputs) are copied out of the line
 //! with [`Value::to_json`] (`Value<'static>`, the crate's output JSON).
 
@@ -150,13 +150,6 @@ impl<'a> Value<'a> {
                 serde_json::Value::Object(out)
             }
         }
-    }
-
-    /// Compact JSON text, as `serde_json::to_string` writes it.
-    pub fn to_compact(&self) -> String {
-        let mut out = String::new();
-        super::write::value(&mut out, self);
-        out
     }
 
     /// The array's item `i` (as `serde_json::Value::get` with an index).

@@ -181,6 +181,15 @@ fn tree(out: &mut String, v: &Value, depth: Option<usize>) {
     }
 }
 
+impl Value<'_> {
+    /// Compact JSON text, as `serde_json::to_string` writes it ([`value`]).
+    pub fn to_compact(&self) -> String {
+        let mut out = String::new();
+        value(&mut out, self);
+        out
+    }
+}
+
 /// In the pretty layout, a line break and the indent of level `depth`; nothing compact.
 fn newline(out: &mut String, depth: Option<usize>) {
     if let Some(d) = depth {
