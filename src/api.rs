@@ -6,7 +6,8 @@
 //! comes back as the same data: an object key made of one or more `$` and `js` (`$js`,
 //! `$$js`, …) travels with one more `$` (`{"$js":"function"}` as data is `{"$$js":"function"}`
 //! on the wire), so a tag is exactly an object whose only key is `$js` and nothing else
-//! has that key. [`Js`](crate::js::Js) modules convert with `from_tagged`/`to_tagged`; the
+//! has that key (the encoding's helpers are in [`crate::wire`]). [`Js`](crate::js::Js)
+//! modules convert with `from_tagged`/`to_tagged`; the
 //! plain-JSON modules (sessions, items) get their arguments with keys unescaped and nested
 //! tags read as `JSON.stringify` would write them, and their answers escaped, here in
 //! [`call`]. A thrown error comes back as
@@ -14,6 +15,7 @@
 //! reads as U+FFFD; arguments nested deeper than [`MAX_ARG_DEPTH`] give a clear error.
 
 use crate::prelude::*;
+use crate::wire::{escape_key, is_tag_like_key, tag_of, unescape_key};
 use serde_json::{json, Value};
 
 /// One module's dispatcher: `Some(result)` when it knows `name`, `None` otherwise.
@@ -53,22 +55,6 @@ pub fn call(name: &str, args_json: &str) -> String {
         Err(msg) => json!({ "throws": msg }),
     };
     serde_json::to_string(&v).unwrap_or_else(|_| r#"{"throws":"unserialisable result"}"#.into())
-}
-
-/// Argument `i`, with a tagged `undefined` (or a missing argument) as `None`.
-#[cfg(feature = "readers")]
-pub(crate) fn arg(args: &[Value], i: usize) -> Option<&Value> {
-    match args.get(i) {
-        None => None,
-        Some(v) if is_undefined(v) => None,
-        Some(v) => Some(v),
-    }
-}
-
-/// `{"$js":"undefined"}`.
-#[cfg(feature = "readers")]
-pub(crate) fn is_undefined(v: &Value) -> bool {
-    tag_of(v) == Some("undefined")
 }
 
 /// Nesting of arguments read (serde_json's recursion limit, which keeps the 1 MiB wasm stack
@@ -112,37 +98,6 @@ fn dispatch(name: &str, args: &[Value]) -> Result<Value, String> {
     Err(format!("agentlines: unknown function {name}"))
 }
 
-/// `$js`, `$$js`, `$$$js`, …: the object keys that are escaped on the wire.
-pub fn is_tag_like_key(k: &str) -> bool {
-    k.len() > 2 && k.ends_with("js") && k[..k.len() - 2].bytes().all(|b| b == b'$')
-}
-
-/// A data key as it travels: a tag-like key gains one `$`.
-pub fn escape_key(k: &str) -> String {
-    if is_tag_like_key(k) {
-        format!("${k}")
-    } else {
-        k.to_owned()
-    }
-}
-
-/// A key off the wire: `$$js` → `$js` (one `$` less); `$js` itself is only ever a tag.
-pub fn unescape_key(k: &str) -> &str {
-    if k.len() > 3 && is_tag_like_key(k) {
-        &k[1..]
-    } else {
-        k
-    }
-}
-
-/// The tag name when `v` is a tag: an object whose only key is `$js`, with a string value.
-pub fn tag_of(v: &Value) -> Option<&str> {
-    match v {
-        Value::Object(o) if o.len() == 1 => o.get("$js").and_then(Value::as_str),
-        _ => None,
-    }
-}
-
 /// Escapes every tag-like key of plain data in place, keeping the key order.
 fn escape_data(v: &mut Value) {
     match v {
@@ -161,7 +116,7 @@ fn escape_data(v: &mut Value) {
 /// The arguments as plain JSON for the `Plain` modules: keys unescaped, and a nested tag
 /// read as `JSON.stringify` writes the value (an `undefined` or function member left out,
 /// `null` in an array and for NaN and the infinities). A top-level `undefined` stays tagged
-/// for [`arg`]. `None` (no copy) when nothing needs it, the common case.
+/// for `wire::arg`. `None` (no copy) when nothing needs it, the common case.
 fn plain_args(args: &[Value]) -> Option<Vec<Value>> {
     fn needs(v: &Value) -> bool {
         match v {
@@ -202,14 +157,6 @@ mod tests {
     fn ok(name: &str, args: &str) -> Value {
         let v: Value = serde_json::from_str(&call(name, args)).unwrap();
         v.get("ok").cloned().unwrap_or_else(|| panic!("{v}"))
-    }
-
-    #[test]
-    fn tag_like_keys_are_escaped_one_dollar_more() {
-        for (k, e) in [("$js", "$$js"), ("$$js", "$$$js"), ("js", "js"), ("$j", "$j"), ("$js ", "$js "), ("a$js", "a$js")] {
-            assert_eq!(escape_key(k), e);
-            assert_eq!(unescape_key(&escape_key(k)), k);
-        }
     }
 
     #[test]

@@ -13,8 +13,6 @@
 //! represented and becomes U+FFFD where one would appear.
 
 use crate::prelude::*;
-#[cfg(feature = "std")]
-pub mod conformance;
 mod json;
 mod strings;
 
@@ -285,7 +283,7 @@ fn from_tagged_at(v: &Value, depth: usize) -> Js {
             }
             let pairs = map
                 .iter()
-                .map(|(k, v)| (crate::api::unescape_key(k).to_owned(), from_tagged_at(v, depth + 1)))
+                .map(|(k, v)| (crate::wire::unescape_key(k).to_owned(), from_tagged_at(v, depth + 1)))
                 .collect();
             Js::Obj(Obj::from_unique(pairs))
         }
@@ -331,7 +329,7 @@ fn to_tagged_at(v: &Js, depth: usize) -> Value {
         Js::Obj(o) => {
             let mut m = Map::new();
             for (k, v) in o.iter() {
-                m.insert(crate::api::escape_key(k), to_tagged_at(v, depth + 1));
+                m.insert(crate::wire::escape_key(k), to_tagged_at(v, depth + 1));
             }
             Value::Object(m)
         }

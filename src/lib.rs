@@ -61,6 +61,10 @@ macro_rules! per_thread {
 // never in the host's files.
 #[cfg(feature = "std")]
 pub mod api;
+// How values cross that boundary as JSON (`$js` tags, escaped keys, arguments by position),
+// below `api` and the modules it calls.
+#[cfg(feature = "std")]
+pub mod wire;
 pub mod entry;
 // The runtime modules' docs link private helpers (acp's `ToolLine`, pi's `session`) for
 // readers of the source; `cargo doc --document-private-items` renders those links.
@@ -92,6 +96,9 @@ pub mod frames;
 // parity modules, whose inputs are arbitrary JS values.
 #[cfg(any(feature = "readers", feature = "turn-signals"))]
 pub mod js;
+// The recorded conformance cases' encoding, fed through `api` by the conformance tests.
+#[cfg(all(feature = "std", any(feature = "readers", feature = "turn-signals")))]
+pub mod conformance;
 // Turn-signal blocks (The Framework's turn gate), exact parity; also read by the stdout
 // parser to add notices for signals in assistant text.
 #[cfg(any(feature = "readers", feature = "turn-signals"))]

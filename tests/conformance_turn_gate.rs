@@ -5,7 +5,7 @@
 // The JS exports live behind the default `readers` feature (src/api.rs).
 #![cfg(feature = "readers")]
 
-use agentlines::js::conformance::run_cases;
+use agentlines::conformance::run_cases;
 
 #[test]
 fn every_turn_gate_case_matches_upstream() {

@@ -17,7 +17,7 @@ use super::config::{check_selection, dump_config, presets_json};
 use super::dump::{dump_ids, dump_session, session_id, DumpId, DumpSubject};
 use super::select::{decide, select, selection, Ask, Selection, DEFAULT_TYPES};
 use super::{Item, TRANSCRIPT_ITEM_TYPES};
-use crate::api::arg;
+use crate::wire::arg;
 use serde_json::{json, Value};
 
 fn text_arg(args: &[Value], i: usize, what: &str) -> Result<String, String> {

@@ -17,7 +17,7 @@ use super::{
     autodetect, codex_patch, not_recognized, ClaudeCodeReader, CodexReader, MoleculeIdeReader,
     TranscriptInput, TranscriptReader,
 };
-use crate::api::arg;
+use crate::wire::arg;
 use serde_json::{json, Value};
 
 /// Decodes a `TranscriptInput` argument.

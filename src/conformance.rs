@@ -4,7 +4,7 @@
 //! boundary and to compare answers: an expected `undefined` property matches a missing one.
 
 use crate::prelude::*;
-use super::{Js, Obj, MAX_DEPTH};
+use crate::js::{Js, Obj, MAX_DEPTH};
 use serde_json::Value;
 
 /// A case value (args or expected) as a JS value.
