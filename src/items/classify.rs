@@ -13,7 +13,7 @@
 //! (at most [`OUTSTANDING_CALLS`], oldest evicted), and a link written into an item handed
 //! out by an earlier chunk comes back as an [`ItemUpdate`].
 
-use super::make::{fields, is_ccmsg_send, sid_shaped, Maker, Out};
+use super::make::{fields, is_ccmsg_send, sid_shaped, ItemUpdate, Maker, Out};
 use super::pending::{Calls, Pending};
 use super::record::{
     attribute, count, count_of, instant, list, located, opt_num, opt_str, row, segment, span, str_,
@@ -43,16 +43,6 @@ const NOT_ITEMS: [&str; 13] = [
 
 /// Calls awaiting an answer one reading holds (oldest evicted first).
 pub const OUTSTANDING_CALLS: usize = 4096;
-
-/// A link written into an item an earlier chunk already handed out.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ItemUpdate {
-    /// The item's position among every item this classification has handed out.
-    pub ordinal: u64,
-    pub id: String,
-    pub field: String,
-    pub value: Value,
-}
 
 /// One chunk's items and the updates to earlier ones.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -3,11 +3,20 @@
 //! chunk's items are collected and links into earlier chunks become updates, and the two
 //! address tests the classifier needs (a session id; a `ccmsg post|reply` command).
 
-use super::classify::ItemUpdate;
 use super::record::{optional, Row};
 use super::Item;
 use crate::sessions::js;
 use serde_json::Value;
+
+/// A link written into an item an earlier chunk already handed out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemUpdate {
+    /// The item's position among every item this classification has handed out.
+    pub ordinal: u64,
+    pub id: String,
+    pub field: String,
+    pub value: Value,
+}
 
 /// The chunk being read: its items so far, and updates to earlier chunks' items.
 pub(super) struct Out {

@@ -25,11 +25,13 @@ pub mod config;
 pub mod dump;
 mod make;
 mod pending;
+mod state;
 pub mod record;
 pub mod select;
 pub mod tools;
 
-pub use classify::{classify, Chunk, Classification, ItemUpdate};
+pub use classify::{classify, Chunk, Classification};
+pub use make::ItemUpdate;
 pub use config::{check_selection, dump_config, is_selector};
 pub use dump::{dump_file, dump_ids, dump_session, session_id, DumpId, DumpSubject};
 pub use select::{decide, select, selection, Ask, DumpPreset, Selection, DEFAULT_TYPES};
