@@ -21,6 +21,7 @@ use crate::prelude::*;
 mod diff;
 mod events;
 mod exec;
+mod response;
 mod rollout;
 mod search;
 #[cfg(test)]
@@ -251,7 +252,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         if is_prompt_line(v) {
             let prompt = str_of(v, "prompt").unwrap_or("");
             if let Some(st) = state {
-                st.seen.insert(key(events::dup_tag("user_message"), prompt));
+                st.seen.insert(key(response::dup_tag("user_message"), prompt));
             }
             out.emit(Entry::user(ts, prompt));
             return;
@@ -264,7 +265,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
     }
     if rollout::is_bare_response_item(v) {
-        return rollout::response_item(v, ts, state, out);
+        return response::response_item(v, ts, state, out);
     }
     exec::parse(v, ty, ts, state, out);
 }

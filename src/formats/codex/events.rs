@@ -10,8 +10,9 @@
 
 use crate::prelude::*;
 use super::exec::{error_message, phase_channel};
+use super::response::{dup_tag, thinking};
 use super::{
-    command_text, copy_sighting, diff, first_sighting, key, object, result_entry, rollout, tool_result, unknown,
+    command_text, copy_sighting, diff, first_sighting, key, object, result_entry, response, tool_result, unknown,
     State, Usage,
 };
 use crate::entry::Entry;
@@ -201,7 +202,7 @@ pub(super) fn parse(
             out.emit(Entry::system(ts, format!("deprecation notice: {summary}")));
         }
         "raw_response_item" => match msg.get("item") {
-            Some(item) => rollout::response_item(item, ts, state, out),
+            Some(item) => response::response_item(item, ts, state, out),
             None => out.emit(unknown(ts, "event: raw_response_item", msg)),
         },
         // Replies to UI requests and session bookkeeping: not transcript content.
@@ -213,24 +214,6 @@ pub(super) fn parse(
         | "list_skills_response" => {}
         _ => out.emit(unknown(ts, &format!("event: {}", common::event_name(msg)), msg)),
     }
-}
-
-/// The key tag a rollout duplicate pair shares (event_msg side and response_item side).
-pub(super) fn dup_tag(ty: &str) -> &'static str {
-    match ty {
-        "agent_message" => "assistant-text",
-        "user_message" => "user-text",
-        "agent_reasoning_raw_content" => "raw-reasoning-text",
-        _ => "reasoning-text",
-    }
-}
-
-pub(super) fn thinking(ts: &str, text: &str, raw: bool, delta: bool) -> Entry {
-    let mut e = if delta { Entry::thinking_delta(ts, text) } else { Entry::thinking(ts, text) };
-    if let Entry::Thinking { channel, .. } = &mut e {
-        *channel = Some(if raw { "detail" } else { "summary" });
-    }
-    e
 }
 
 fn user_text(msg: &Value) -> String {

@@ -205,11 +205,11 @@ fn injected_user_context_becomes_system() {
         json!({"type":"message","role":"user","content":[{"type":"input_text","text":"<b>bold</b> is html"}]}),
     );
     for odd in ["<a</a>", "<a>", "<tag→x</tag>", "<>x</>", "<a=1>x</a=1>"] {
-        assert!(rollout::injected_context(odd).is_none(), "{odd}");
+        assert!(response::injected_context(odd).is_none(), "{odd}");
     }
     // Multi-byte text around the tag is sliced safely; tag names are ASCII, as Codex writes them.
-    assert_eq!(rollout::injected_context("<note>é</note>").as_deref(), Some("note:\né"));
-    assert!(rollout::injected_context("<é>x</é>").is_none());
+    assert_eq!(response::injected_context("<note>é</note>").as_deref(), Some("note:\né"));
+    assert!(response::injected_context("<é>x</é>").is_none());
     let out = stateless(&[&env, &not_injected]);
     assert_eq!(texts(&out), ["environment: cwd /r · shell zsh", "<b>bold</b> is html"]);
     assert_eq!(kinds(&out), ["system", "user"]);
