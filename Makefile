@@ -11,7 +11,7 @@ RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi
 # functions into their only caller (-ocimfs 0): 6-8% smaller files than -O1 (ui-parser.stateless.js
 # 118.7 -> 111.1 KB gzip), the same speed per line and on a fresh process's first pass.
 # Plain -O2 is 0.9 KB bigger and its larger functions slowed V8's second pass over a log by up to
-# 1.6x; -Oz made the first pass 2-2.7x slower (docs/bench.md, issue 18).
+# 1.6x; -Oz made the first pass 2-2.7x slower (docs/bench.md, Decisions).
 WASM_OPT_FLAGS := -O2 -ocimfs 0 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
                   --enable-mutable-globals --enable-simd --strip-debug --strip-producers
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner

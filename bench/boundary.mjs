@@ -1,4 +1,4 @@
-// The JS <-> wasm boundary, measured (issue 9, for the lead's Task C): where a stateless
+// The JS <-> wasm boundary, measured: where a stateless
 // `parseStdoutLine` call spends its time, and whether wasm-bindgen + serde-wasm-bindgen
 // (JS objects built from Rust) beats one JSON string + JSON.parse.
 //

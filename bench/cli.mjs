@@ -1,12 +1,12 @@
-// The native CLI's throughput (issue 18's bar: `agentlines parse` >= 1 GB/s on the bench
-// logs), one binary or two interleaved:
+// The native CLI's throughput (the bar: `agentlines parse` >= 1 GB/s on the bench logs),
+// one binary or two interleaved:
 //   node bench/cli.mjs [--a BIN] [--b BIN] [--runs 9] [--copies 20]
 // BIN defaults to target/release/agentlines (built by `cargo build --release`). Each run is
 // one process: `agentlines parse --ts <fixed> LOG LOG …` with the log given --copies times,
 // so every copy is read by a fresh parser, as one log would be. (Repeating a log inside one
 // file instead lets the stateful parser drop the later copies' events as already shown: the
 // Codex rollout ×20 in one file gives 3.3× one copy's entries, not 20×, and measured 1.7×
-// too fast until round 9.) Output goes to a write-only /dev/null. Prints, per log, the
+// too fast before each copy got its own parser.) Output goes to a write-only /dev/null. Prints, per log, the
 // median MB/s of wall time (fork to exit; the CLI is one thread, so this is its CPU time
 // within a few %) and, with --b, the ratio b ÷ a.
 import { openSync, statSync, readdirSync, existsSync } from "node:fs";

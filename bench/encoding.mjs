@@ -93,7 +93,7 @@ const ENCODINGS = {
 
 const WASM_VAR = /var AGENTLINES_WASM = "((?:[^"\\]|\\.)*)";/;
 const MAP_VAR = /var AGENTLINES_WASM_MAP = "((?:[^"\\]|\\.)*)";/;
-// The split-stream decoder's wasm (round 6), written with the same characters as the wasm.
+// The split-stream decoder's wasm (pkg-template/unsplit.wat), written with the same characters as the wasm.
 const UNSPLIT_VAR = /var AGENTLINES_UNSPLIT = "((?:[^"\\]|\\.)*)";/;
 // The other encodings give the container as bytes (their alWasmBytes); the shipped glue hands
 // the decoder wasm the characters, so for them the container's bytes go in as they are.
@@ -113,8 +113,8 @@ const BYTES_PATH = `function alUnsplitBytes(c, x) {
 `;
 const SHIPPED_CALL = "return alUnsplit(AGENTLINES_WASM, AGENTLINES_WASM_MAP, d);";
 
-/** The wasm bytes inside a built ui-parser file (the shipped encoding; since round 6 the
- * split-stream container, scripts/wasm-split.mjs). */
+/** The wasm bytes inside a built ui-parser file (the shipped encoding: the split-stream
+ * container, scripts/wasm-split.mjs). */
 export function wasmOf(src) {
   const m = WASM_VAR.exec(src);
   const t = MAP_VAR.exec(src);

@@ -1,4 +1,4 @@
-// `make bench-host` (issue 10): the host's calling and caching, re-created, over a real run:
+// `make bench-host`: the host's calling and caching, re-created, over a real run:
 // how long it takes to render the whole run and how much memory it takes, with our parser
 // in both shapes and with the host's own built-in Claude parser.
 //
@@ -7,7 +7,7 @@
 //   the table shows the run with the median total and the range of all runs)
 //   (AGENTLINES_STATELESS_FILE=<file> replaces dist/ui-parser.stateless.js in ours-stateless)
 //
-// The host (HOST.md, issue 10): results are cached per line; the stateless key is
+// The host (HOST.md): results are cached per line; the stateless key is
 // ts + "\0" + line; the stateful key of line n is line n-1's key + this line (so key n holds
 // every earlier line); each result crosses postMessage (modelled with structuredClone);
 // the transcript merges consecutive `delta: true` entries of the same kind. A render walks

@@ -94,7 +94,7 @@ export function benchGroups({ onlyBig = false } = {}) {
   return { corpus, source, groups };
 }
 
-/** The large Claude log named in issue 10, or the largest Claude group there is. */
+/** The large Claude log the host benchmark was first measured on, or the largest Claude group there is. */
 export function bigClaude(groups) {
   return groups.find((g) => g.name === "claude-session-spotter-fa812bfe")
     ?? groups.filter((g) => g.runtime === "claude").sort((a, b) => b.bytes - a.bytes)[0]

@@ -1,5 +1,5 @@
-// Time and memory at every documented limit (docs/robustness.md "Measured at the limits",
-// issue 16), through the BUILT files: dist/ui-parser.js (loaded the host's way, plus a
+// Time and memory at every documented limit (docs/robustness.md "Measured at the limits"),
+// through the BUILT files: dist/ui-parser.js (loaded the host's way, plus a
 // test-only wasm-memory accessor) and dist/index.cjs (API nesting), in Node and in headless
 // Chromium (the same code evaluated on a page; JS heap from the DevTools protocol).
 //

@@ -1,4 +1,4 @@
-// The host's calling and caching, re-created (issue 10; HOST.md): shared by `make bench-host`
+// The host's calling and caching, re-created (HOST.md): shared by `make bench-host`
 // in Node (bench/host.mjs) and in headless Chromium (bench/host-browser.mjs), so both run the
 // very same render loop. Browser-safe: no Node imports.
 //

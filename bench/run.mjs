@@ -1,4 +1,4 @@
-// `make bench` (issue 9): throughput of our parser against the host's own parsers, JSON.parse
+// `make bench`: throughput of our parser against the host's own parsers, JSON.parse
 // and the native core, on the same real logs, in one Node process; then cold start, sizes,
 // 1M lines through one stateful parser, the boundary breakdown and the wasm size listing.
 //
@@ -330,7 +330,7 @@ const coldTable = mdTable(["cold start (median of " + coldRuns + ")", "evaluate 
   `${fmt.ms(parts.firstParseMs)} ms, second ${fmt.ms(parts.secondParseMs)} ms.`;
 
 // Every file the host may load: the full parser and the per-runtime ones (dist/<runtime>/).
-const BUDGET_FULL = 100 * 1024; // issue 18's targets, as scripts/check-package.mjs
+const BUDGET_FULL = 100 * 1024; // the size targets, as scripts/check-package.mjs
 const TARGET_RUNTIME = 60 * 1024;
 const sizeRows = [];
 const hostFiles = ["ui-parser.js", "ui-parser.stateless.js"];

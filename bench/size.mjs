@@ -1,4 +1,4 @@
-// What the wasm is made of (for size work; issue 18's targets: ui-parser.js <= 100 KiB gzip, a
+// What the wasm is made of (for size work; the targets: ui-parser.js <= 100 KiB gzip, a
 // per-runtime build <= 60 KiB gzip).
 //
 //   node bench/size.mjs          (also run by bench/run.mjs)

@@ -30,7 +30,7 @@ const inline = (n) => ({ RUSTFLAGS: `${SIMD} -C llvm-args=-inline-threshold=${n}
 const SHIPPED_OPT = ["-O2", "-ocimfs", "0"];
 const VARIANTS = [
   { name: "shipped (opt-level z, wasm-opt -O2 -ocimfs 0)", env: {}, dir: "z", opt: SHIPPED_OPT },
-  { name: "opt-level z, inline threshold 100 (shipped 2026-12-03 to round 7)", env: inline(100), dir: "z-i100", opt: SHIPPED_OPT },
+  { name: "opt-level z, inline threshold 100 (shipped while the JSON layer was serde_json)", env: inline(100), dir: "z-i100", opt: SHIPPED_OPT },
   { name: "opt-level z, inline threshold 25", env: inline(25), dir: "z-i25", opt: SHIPPED_OPT },
   { name: "opt-level s", env: { CARGO_PROFILE_WASM_OPT_LEVEL: "s" }, dir: "s", opt: SHIPPED_OPT },
   { name: "opt-level z, wasm-opt -O1", env: {}, dir: "z", opt: ["-O1"] },

@@ -1,4 +1,4 @@
-//! Measures output amplification on the hostile shapes of issue 16 (numbers go in
+//! Measures output amplification on hostile shapes of input (numbers go in
 //! docs/robustness.md): for each case the line's bytes, the entries and the output bytes
 //! (entries as JSON, one per line, as `agentlines parse` writes them) and the milliseconds
 //! of `parse_line` (stateless) and `StdoutParser::parse_line` (stateful).

@@ -3,7 +3,7 @@
 ;; WebAssembly, not JS: the same loop in JS costs 9-12 ms on the first call in a fresh Node
 ;; process (interpreted until V8's optimised code arrives, which takes as long), this one
 ;; ~3 ms and the characters -> bytes step before it (d) ~1.5 ms, both run once in Liftoff
-;; (docs/bench.md, issue 18 round 6). scripts/assemble.mjs builds it with binaryen (wasm-opt
+;; (docs/bench.md, Decisions). scripts/assemble.mjs builds it with binaryen (wasm-opt
 ;; -Oz) and inlines its bytes (~1.2 KB) beside the wasm.
 ;;
 ;; The kind of each opcode (alUnsplit writes it from AL_OPS in glue.js, as runs of (first

@@ -7,10 +7,10 @@
 // escaped (\x00 \n \r \" \\). The table (256 characters, the one for byte b at index b) goes
 // into the file beside the string. In UTF-8, ~96% of the wasm's bytes are then one byte of
 // the file, against 84% with the fixed shift by 0x30 used before: 3.4 KB less after gzip on
-// the default file, table included, and brotli within 0.3% (docs/bench.md, "Issue 18, round
-// 4"). Every character at most U+00FF: V8 then holds the whole source as a one-byte string,
-// and evaluating the default file takes ~1.5 ms instead of the ~3.4 ms it took while the 5
-// rarest bytes were U+0100-U+0104, which made all of it two-byte (round 6).
+// the default file, table included, and brotli within 0.3% (docs/bench.md, Decisions). Every
+// character at most U+00FF: V8 then holds the whole source as a one-byte string, and
+// evaluating the default file takes ~1.5 ms instead of the ~3.4 ms it took while the 5
+// rarest bytes were U+0100-U+0104, which made all of it two-byte.
 
 const RAW_UNSAFE = [0x00, 0x0a, 0x0d, 0x22, 0x5c];
 const ONE_BYTE = Array.from({ length: 128 }, (_, c) => c).filter((c) => !RAW_UNSAFE.includes(c));

@@ -1,4 +1,4 @@
-// The wasm as split streams (issue 18, round 6; docs/bench.md): the build-time encoder of the
+// The wasm as split streams (docs/bench.md, Decisions): the build-time encoder of the
 // container the ui-parser files carry instead of the plain wasm. Its inverse is alUnsplit in
 // pkg-template/glue.js, which runs in the host's sandbox on the first call; scripts/assemble.mjs
 // runs that very function on every file it writes and fails the build unless it gives back

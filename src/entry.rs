@@ -254,7 +254,7 @@ impl Entry {
 
     /// Marks subagent traffic (Claude `parent_tool_use_id` and the like) on the kinds
     /// that carry it; other kinds are left as they are. The released host ignores
-    /// `parentToolUseId`, so the mark is also in what it does show (issue 15, class 10): a
+    /// `parentToolUseId`, so the mark is also in what it does show (docs/fidelity.md): a
     /// subagent's prompt is a `system` notice "Subagent prompt: …" (not a USER message),
     /// and its complete text and thinking start with "↳ subagent: " (streamed pieces are
     /// left as they are, a prefix on each would be repeated inside the merged text).

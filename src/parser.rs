@@ -268,8 +268,8 @@ impl Overlong {
 }
 
 /// Terminal escapes inside JSON-carried text (a tool's coloured output, a command's
-/// progress bar) would show as `[31m` in the host: they go, as they do on plain-text lines
-/// (issue 15, class 8), with the plain-text module's stripper.
+/// progress bar) would show as `[31m` in the host: they go, as they do on plain-text lines,
+/// with the plain-text module's stripper.
 fn strip_terminal_escapes(out: &mut [Entry], start: usize) {
     for e in &mut out[start..] {
         let text = match e {
@@ -292,7 +292,7 @@ fn strip_terminal_escapes(out: &mut [Entry], start: usize) {
 fn add_turn_signal_notices(out: &mut Vec<Entry>, start: usize) {
     // A build without a JSON runtime (Hermes alone) makes only unknown events of a JSON
     // line, never assistant text: constant per build, so its wasm leaves the turn-signal
-    // readers out (−4.4 KB gzip on hermes/ui-parser.js; docs/bench.md, round 6).
+    // readers out (−4.4 KB gzip on hermes/ui-parser.js; docs/bench.md, Decisions).
     if !crate::formats::reads_json() {
         return;
     }

@@ -22,7 +22,7 @@ impl Owned for str {
 // Substring search without core's two-way searcher (`str::find(&str)`, `contains(&str)`,
 // `split_once(&str)`, `trim_start_matches(&str)`, `replace(&str, …)` all bring it in): it is
 // ~3 KB of every wasm that uses it, and once no call site is left it goes (docs/bench.md,
-// issue 18 round 6). Matches are byte matches: in valid UTF-8 a match of a whole needle
+// Decisions). Matches are byte matches: in valid UTF-8 a match of a whole needle
 // always starts and ends on character boundaries, so the offsets can slice the text.
 
 /// The byte offset of the first `needle` in `hay`, in time linear in both

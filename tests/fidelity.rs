@@ -1,4 +1,4 @@
-//! Fidelity replay (issue 15): every fixture (and, with `AGENTLINES_CORPUS=<dir>`, every
+//! Fidelity replay (docs/fidelity.md): every fixture (and, with `AGENTLINES_CORPUS=<dir>`, every
 //! `.jsonl`/`.ndjson` file under that directory, e.g. /work/shared/corpus) is replayed through
 //! both shipped paths, and three things a reader of the transcript must be able to count on
 //! are checked with oracles written here, independently of the parser's own code:
@@ -612,8 +612,8 @@ fn results_name_their_tool_on_both_paths_where_the_line_says() {
 fn gemini_chat_files_on_one_line_show_every_message() {
     // A Gemini CLI chat-recording document (or one of its messages) on one line: every
     // user text, reply, thought, tool call and tool output is in the output on both paths,
-    // and the result's tokens are the sum over the messages (issue 15: such a line was an
-    // "event: object with sessionId, …" notice).
+    // and the result's tokens are the sum over the messages (read as an unknown event, such a
+    // line would be an "event: object with sessionId, …" notice).
     let mut checked = 0;
     let mut problems = Vec::new();
     for (f, text) in inputs_containing(&["\"sessionId\"", "\"type\":\"gemini\""]) {

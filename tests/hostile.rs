@@ -1,4 +1,4 @@
-//! Hostile inputs, natively (issue 8; the same inputs go through the built wasm package in
+//! Hostile inputs, natively (the same inputs go through the built wasm package in
 //! tests/js/hostile.test.mjs). Limits checked here are documented in docs/robustness.md.
 //!
 //! Memory is measured with a counting allocator that keeps a per-thread count of live heap
@@ -328,7 +328,7 @@ fn ki4_cursor_assistant_with_string_message_is_shown() {
     assert!(!parse_line(line, TS).is_empty());
 }
 
-// Output amplification (issue 16): what one line may produce is bounded relative to its size
+// Output amplification: what one line may produce is bounded relative to its size
 // (`formats::common::budget`), and past the bound one notice says what was left out.
 
 use agentlines::formats::common::budget::{limits, MIN_ENTRIES, MIN_OUTPUT_BYTES};
@@ -476,7 +476,7 @@ fn real_output_stays_far_inside_the_budget() {
     );
 }
 
-/// Pending tool calls are bounded by bytes as well as by count (issue 16, item 7): calls with
+/// Pending tool calls are bounded by bytes as well as by count: calls with
 /// 256 KB ids and names used to be kept 4096 deep (1 200 of them pinned 905 MB of wasm memory).
 #[test]
 fn pending_calls_are_bounded_by_bytes() {
@@ -510,7 +510,7 @@ fn pending_calls_are_bounded_by_bytes() {
     drop(p);
 }
 
-/// Arguments of the name-based API (issue 16, item 4): a lone surrogate (which
+/// Arguments of the name-based API: a lone surrogate (which
 /// `JSON.stringify` writes as `\ud83d`) is read as U+FFFD instead of refusing the call;
 /// arguments nested past the JSON reader's limit give a clear error, never a crash.
 #[test]

@@ -1,5 +1,5 @@
 //! When a JSON line in the middle of a stream may lock or switch the stateful parser's
-//! runtime (issue 16 item 10; the rule is in docs/stateless.md "Mid-stream JSON lines").
+//! runtime (the rule is in docs/stateless.md "Mid-stream JSON lines").
 //! A tool in a plain-text run that prints a Claude `result` line must not give the run a
 //! `result` (a fake success and cost the host would sum) nor lock detection to Claude.
 

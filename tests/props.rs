@@ -1,4 +1,4 @@
-//! Property tests on the core (issue 8: never throws, never loses a line, never grows
+//! Property tests on the core (it never throws, never loses a line, never grows
 //! without bound). Inputs: arbitrary strings, generated JSON in the runtimes' vocabulary,
 //! every prefix of every corpus line, and mutated corpus lines (bit flips, cut braces,
 //! junk inserted, keys deleted, values swapped between lines, values of another type).

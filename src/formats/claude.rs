@@ -195,7 +195,7 @@ fn message_line(
         name_single_result(rec, &mut out[start..]);
     }
     // A thinking block with only a signature (Claude Code's hidden thinking) shows nothing:
-    // a "[thinking not shown]" row per message read as clutter (issue 15, class 6); the
+    // a "[thinking not shown]" row per message read as clutter; the
     // thinking tokens are counted in the message's and the result's output tokens.
 }
 

@@ -204,8 +204,8 @@ fn error_text(e: Option<&Value>) -> Option<String> {
 }
 
 /// The tool name inside an id Gemini CLI made for a call: `<name>-<ms since epoch>-<hex>`
-/// (issue 15, class 9: `parseStdoutLine` then names the result as the stateful parser does
-/// from the paired call). Other ids (`tool_1`, `bash-123`) are not read.
+/// (so `parseStdoutLine` names the result as the stateful parser does from the paired call).
+/// Other ids (`tool_1`, `bash-123`) are not read.
 fn name_of_id(id: &str) -> Option<String> {
     let (rest, hex) = id.rsplit_once('-')?;
     let (name, ms) = rest.rsplit_once('-')?;

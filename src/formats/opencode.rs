@@ -167,7 +167,7 @@ pub use super::common::diff::push_unified as push_diff;
 
 /// Every step's usage is its own (OpenCode reports per step, not cumulative), so each
 /// step is one `result` (as the host's built-in parser gives) and the host's sum over them
-/// is the run's total (issue 15, class 3). Reasoning tokens are output tokens.
+/// is the run's total. Reasoning tokens are output tokens.
 fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
     let reason = str_of(part, "reason").unwrap_or("");
     let tokens = part.get("tokens").unwrap_or(&Value::Null);

@@ -121,7 +121,7 @@ pub fn strip_ansi(s: &str) -> String {
 }
 
 /// The same stripping for multi-line text carried inside JSON (tool output, command output,
-/// notices; issue 15, class 8): escape sequences and stray controls go, line breaks (`\n`)
+/// notices; in the host they would show as `[31m`): escape sequences and stray controls go, line breaks (`\n`)
 /// stay. Text without an ESC or C1 control is returned as `None` (nothing to do).
 pub fn strip_escapes(s: &str) -> Option<String> {
     // ESC is the byte 0x1b and every C1 control is 0xc2 0x80..0x9f in UTF-8: text with

@@ -4,7 +4,7 @@
 //! `Vec::extend_from_slice` became three nested calls (`extend_from_slice`, `spec_extend`,
 //! `append_elements`) and each `String::push` a call into the UTF-8 encoder, several times
 //! per string of every line. These two are the same operations with the capacity check
-//! inline and the rare growth out of line (docs/bench.md, issue 18 round 8).
+//! inline and the rare growth out of line (docs/bench.md, Decisions).
 
 use crate::prelude::*;
 

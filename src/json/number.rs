@@ -4,7 +4,7 @@
 //! Why not `token.parse::<serde_json::Number>()`, which is what this replaces: that goes
 //! through serde_json's `Deserializer` (its number state machine, error values with line and
 //! column, `SliceRead::position_of_index`) and its table of the 309 powers of ten, ~2.5 KB of
-//! `f64`s that do not compress. Together ~3 KB gzip of every ui-parser file (issue 18). The
+//! `f64`s that do not compress. Together ~3 KB gzip of every ui-parser file. The
 //! powers here are computed once each, on first use, with a small big-integer product, and
 //! kept in a cache of atomics (zeroed memory, no data segment; plain loads and stores in wasm).
 //!

@@ -32,7 +32,7 @@ pub fn push<K: core::ops::Deref<Target = str>, V>(pairs: &mut Vec<(K, V)>, k: K,
     // the length takes it in. (Writing the fields in place instead of `push((k, v))`: the
     // pair built on the stack and copied in 16-byte pieces across its fields stalled on
     // store forwarding, most of this function's 8-10% of a native parse run; docs/bench.md,
-    // issue 18 round 6.)
+    // Decisions.)
     unsafe {
         let slot = pairs.as_mut_ptr().add(len);
         core::ptr::addr_of_mut!((*slot).0).write(k);

@@ -5,7 +5,7 @@
 //! - **wasm size.** serde_json's reader is generic over the visitor, so every visitor type
 //!   we read with (the value tree, the top-level object, the shapes of unread members, the
 //!   key seed) gets its own copy of the parser, plus serde's and core's helpers around it:
-//!   15-20 KB of every wasm build (issue 18). This file is one non-generic copy.
+//!   15-20 KB of every wasm build. This file is one non-generic copy.
 //! - **speed.** It builds the tree directly (no visitor calls, no `MapAccess` state machine)
 //!   and scans string bodies 16 or 8 bytes at a time (`scan.rs`).
 //!

@@ -4,14 +4,14 @@
 //! stops there to escape. Everything else in a string (the bulk of a log: message text, tool
 //! output, file contents) is copied or borrowed as a run.
 //!
-//! Sixteen bytes per step with SIMD where the target always has it, for speed (issue 18):
+//! Sixteen bytes per step with SIMD where the target always has it, for speed:
 //!
 //! - x86_64: SSE2, part of the architecture's baseline, so no runtime detection.
 //! - wasm32 built with `-C target-feature=+simd128` (`.cargo/config.toml`).
 //!
 //! Elsewhere, and for the last 8-15 bytes of a slice, eight bytes per step in a `u64` (SWAR);
 //! the last 0-7 bytes one at a time. Measured 2026-12-04 against the 8-byte-only scans
-//! (docs/bench.md "Issue 18, round 5", its last step): the native CLI 9-10% less CPU time on the
+//! (docs/bench.md, Decisions): the native CLI 9-10% less CPU time on the
 //! Claude and Pi bench logs (Claude 557 -> 617 MB/s), 4% on Codex; the wasm 1.04-1.07x
 //! faster per line, first pass no slower, file sizes within 0.2 KB gzip.
 //!

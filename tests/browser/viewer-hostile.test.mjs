@@ -1,4 +1,4 @@
-// The run viewer stays responsive on hostile input (issue 16): with a long-task observer
+// The run viewer stays responsive on hostile input: with a long-task observer
 // (PerformanceObserver "longtask") running on the page, every bundled sample and the hostile
 // lines below are opened through the file input, parsed by the real default parser in the
 // worker, then jumped through (middle, end, top), wheel-scrolled and, where a row has one,

@@ -1,4 +1,4 @@
-// Issue 16 item 3: the npm API's value tags ({"$js": ...}) must not capture real data of the
+// The npm API's value tags ({"$js": ...}) must not capture real data of the
 // same shape. Through the BUILT dist/index.cjs (needs the full wasm assembled: `make dist`):
 // tool arguments, details and session-reader input holding "$js" keys come back as the same
 // data (deepStrictEqual, structuredClone does not throw), while real undefined/NaN/functions

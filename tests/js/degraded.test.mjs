@@ -1,4 +1,4 @@
-// Issue 16 item 9: degraded modes of the glue, through the BUILT files (dist/index.cjs and
+// Degraded modes of the glue, through the BUILT files (dist/index.cjs and
 // dist/ui-parser.js), loaded in a vm context whose WebAssembly wraps the real one so a test
 // can count instances and make one export trap (a RuntimeError, as a wasm `unreachable`).
 //  - an exception while converting one argument (a getter or toString that throws, a proxy,

@@ -1,6 +1,6 @@
 // The viewer's transcript model (www/model.js) in Node: rows from entries (delta merge, tool
 // cards, diff blocks), the Row handles over the typed-array columns, the search cache, and
-// the memory a row costs on top of its entry (issue 16: a 2,000,000-line log held 2M row
+// the memory a row costs on top of its entry (a 2,000,000-line log once held 2M row
 // objects whose major collections passed 200 ms on the page). MODEL=path loads another copy
 // of the model (the memory test then measures that one: the row-object model of commit
 // 290256f costs ~140 bytes a row and fails it).

@@ -461,7 +461,7 @@ pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
     Ok(json)
 }
 
-/// The amplification bound of one line's answer (issue 16, `formats::common::budget`): at
+/// The amplification bound of one line's answer (`formats::common::budget`): at
 /// most the line's entry limit (plus the one notice that says what was cut) and its output
 /// byte limit, measured here with serde_json as entry JSON without `ts` (the budget's own
 /// count is an estimate: 25% and 1 KiB of slack for its per-field constants and the notice).

@@ -35,7 +35,7 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
     let text = match ty {
         "rate_limit_event" => rate_limit(v.get("rate_limit_info").unwrap_or(&Value::Null)),
         // Live progress of a running call: its result follows, and a row here would stand
-        // between the calls the host groups (issue 15, class 11).
+        // between the calls the host groups.
         "tool_progress" => return true,
         "auth_status" => {
             if let Some(e) = common::nonempty_str(v, "error") {
@@ -186,7 +186,7 @@ pub(super) fn progress(runtime: &str, v: &Value, ts: &str, out: &mut Vec<Entry>)
     let text = match type_of(data) {
         // Progress of one tool call (its hooks running, its output so far, its MCP or search
         // status): the call's result carries the outcome, and a row here would stand between
-        // the calls the host groups (issue 15, class 11), so these show nothing.
+        // the calls the host groups, so these show nothing.
         "hook_progress" if is_tool_hook(data) => return,
         "bash_progress" | "mcp_progress" | "query_update" | "search_results_received" => return,
         "hook_progress" => {

@@ -77,7 +77,7 @@ pub struct State {
 impl State {
     /// `total_cost_usd` is the session's running total (each result of a multi-turn stream
     /// repeats the earlier turns' cost): the part this result adds, so the host's sum over
-    /// results is the session's cost (issue 15, class 4). A new session starts from 0.
+    /// results is the session's cost. A new session starts from 0.
     pub(super) fn cost_since_last(&mut self, session: &str, total: f64) -> f64 {
         let before = match &self.last_cost {
             Some((s, c)) if s == session && *c <= total => *c,

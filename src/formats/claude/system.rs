@@ -98,7 +98,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             t
         }
         // A hook around one tool call shows only when it did not succeed: the rest is live
-        // progress that would stand between the calls the host groups (issue 15, class 11).
+        // progress that would stand between the calls the host groups.
         "hook_started" | "hook_progress" | "hook_response"
             if super::notice::is_tool_hook(v) && !hook_failed(sub, v) =>
         {
@@ -155,7 +155,7 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             }
         }
         // A live tick of the thinking-token estimate, several per second while the model
-        // thinks: a finished transcript read as a column of them (issue 15, class 6). The
+        // thinks: a finished transcript read as a column of them. The
         // true count is in the result's output tokens, so the tick shows nothing.
         "thinking_tokens" => return,
         "background_tasks_changed" => {

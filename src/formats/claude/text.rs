@@ -91,8 +91,8 @@ fn tag_inner<'a>(t: &'a str, tag: &str) -> Option<&'a str> {
 
 /// The message of an error value nested a few levels deep (`error.error.message`).
 /// A user turn Claude Code wrote itself (`isMeta`: a slash command's or skill's expanded
-/// prompt, the local-command caveat), shown whole and said to be what it is (issue 15,
-/// class 5): these run to thousands of characters that the model read as the user's turn.
+/// prompt, the local-command caveat), shown whole and said to be what it is: these run to
+/// thousands of characters that the model read as the user's turn.
 pub(super) fn meta_text(t: &str) -> String {
     let sep = if t.contains('\n') { ":\n" } else { ": " };
     format!("Claude Code added to the prompt{sep}{t}")
@@ -101,8 +101,8 @@ pub(super) fn meta_text(t: &str) -> String {
 /// An assistant message Claude Code wrote itself rather than the model (`model:
 /// "<synthetic>"`, or one flagged as an API error): a failed API call, a local command's
 /// answer ("Not enough messages to compact."), "No response requested.". A failure reads
-/// as an error (`stderr`), anything else as a notice, never as the model's words (issue
-/// 15, class 7). `None` for the model's own messages and for synthetic ones that carry
+/// as an error (`stderr`), anything else as a notice, never as the model's words. `None`
+/// for the model's own messages and for synthetic ones that carry
 /// more than text (those are read block by block).
 pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entry> {
     let synthetic = common::str_of(msg, "model") == Some("<synthetic>");

@@ -1,6 +1,5 @@
-//! The tool a Claude Code result belongs to, read from the result line itself (issue 15,
-//! class 9), so `parseStdoutLine` can give `toolName` as the stateful parser does from the
-//! paired call.
+//! The tool a Claude Code result belongs to, read from the result line itself, so
+//! `parseStdoutLine` can give `toolName` as the stateful parser does from the paired call.
 //!
 //! A `tool_result` block carries only the call's id, but Claude Code writes the tool's
 //! structured output next to it (`toolUseResult` in session files, `tool_use_result` in

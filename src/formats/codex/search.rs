@@ -1,4 +1,4 @@
-//! Codex web searches (issue 15, class 2): what was searched and what came back, the same
+//! Codex web searches: what was searched and what came back, the same
 //! way on every wire that records one: the `codex exec --json` `web_search` item, the
 //! rollout `web_search_call` response item, and the legacy / rollout `web_search_end`
 //! event.

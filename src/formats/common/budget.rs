@@ -1,4 +1,5 @@
-//! The per-line output budget (issue 16): what one line of agent output may produce.
+//! The per-line output budget: what one line of agent output may produce (so a hostile line
+//! cannot make the host render without end; docs/robustness.md).
 //!
 //! A line of `n` bytes may give at most `max(MIN_ENTRIES, n / BYTES_PER_ENTRY)` entries and
 //! `max(MIN_OUTPUT_BYTES, OUTPUT_PER_BYTE × n)` bytes of entries (see [`weight`]). Past either

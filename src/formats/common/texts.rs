@@ -1,4 +1,4 @@
-//! The human text inside a JSON object nobody understands (issue 15, class 1).
+//! The human text inside a JSON object nobody understands.
 //!
 //! A notice for an unknown event may summarise the event, but what a person wrote or read
 //! inside it (a prompt, a reply, an error message, a search query) must stay visible. This

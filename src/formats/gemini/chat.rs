@@ -1,8 +1,9 @@
 //! Gemini CLI chat-recording files (`~/.gemini/tmp/<project hash>/chats/session-*.json`,
 //! written by gemini-cli's `ChatRecordingService`) when one arrives as a single line: the
 //! whole document `{sessionId, projectHash, startTime, lastUpdated, messages[]}`, or one
-//! of its message objects `{id, timestamp, type: "gemini", …}` (issue 15: such a line was an
-//! "event: object with sessionId, projectHash, …" notice with every text gone).
+//! of its message objects `{id, timestamp, type: "gemini", …}` (read as an unknown event,
+//! such a line would be an "event: object with sessionId, projectHash, …" notice with every
+//! text gone).
 //!
 //! Messages: `user` (content: a string or parts) → `user`; `gemini` → its `thoughts[]`
 //! (`subject`, `description`) as one `thinking`, its `content` as `assistant`, each of its

@@ -93,7 +93,8 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
 }
 
 /// A `custom` entry (extension state): OpenClaw's `model-snapshot` names the provider, model
-/// and API in use; any other kind keeps the human text of its `data` (issue 15, class 7).
+/// and API in use; any other kind keeps the human text of its `data` (nothing a person wrote
+/// is dropped).
 fn custom_text(v: &Value) -> String {
     let kind = str_of(v, "customType").unwrap_or("extension");
     let data = v.get("data").unwrap_or(&Value::Null);
