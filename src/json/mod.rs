@@ -1,13 +1,14 @@
-//! The crate's own JSON reader and writer: every line of agent output is read here, and every
-//! answer is written here.
+//! The crate's own JSON reader and writer: every JSON line of agent output is read here, and
+//! every answer is written here.
 //!
 //! Hand-written rather than serde + serde_json for the size of the wasm (serde's generic
 //! reader and writer were instantiated once per type, 15-20 KB of every shipped file) and
 //! for speed (a borrowed tree, strings scanned 16 bytes at a time). serde_json stays the
 //! reference: the tests in this module, `tests/json_read.rs` and `tests/json_write.rs`
 //! compare both directions with it, byte for byte, and the runtime modules' golden outputs
-//! were made by it. This module imports nothing from the rest of the crate but its prelude:
-//! the runtime modules (`formats`), the entries and the JS model sit above it.
+//! were made by it. This module uses nothing from the rest of the crate but the prelude and
+//! the string helpers of [`crate::text`]: the runtime modules (`formats`), the entries and the
+//! JS model sit above it (`scripts/module-graph.mjs` checks that no arrow runs back).
 //!
 //! # What it reads
 //!
