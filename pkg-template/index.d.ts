@@ -97,6 +97,11 @@ export type RuntimeFormat =
   | "hermes_local"
   | "hermes-gateway"
   | "hermes_gateway"
+  | "openrouter"
+  | "openrouter_local"
+  | "openrouter-local"
+  | "qwen_openrouter"
+  | "qwen-openrouter"
   | "plain"
   | "text";
 

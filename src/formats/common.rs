@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 pub mod budget;
 mod bytes;
 pub mod diff;
+pub mod envelope;
 mod num;
 mod number;
 pub mod pairs;
