@@ -58,11 +58,13 @@ pub fn parse_line_stamped(format: Option<Format>, line: &str, ts_of: TsOf) -> Ve
 /// `states` is the stateful parser's per-runtime state. Returns the runtime that read the
 /// line and how sure detection was (for the stateful parser's lock).
 // Stateless-only builds (the `ui-parser.stateless.js` wasm): `parse_line` is then the only
-// caller of this, `parse_stamped_into` and `read_line_into` in the wasm, with no forced runtime and no state, but LLVM keeps
-// them out of line and reads `format` and `states` at run time. Inlined there, the branches
-// those constants rule out are dropped: with no JSON runtime compiled in (Hermes alone),
-// nothing is ever detected, so the JSON dispatch, the turn-signal notices and the code only
-// they use go (Hermes: 14.5 KB of wasm, 6 KB gzip). Other builds keep one copy per caller.
+// caller of this and `parse_stamped_into` in the wasm, with no forced runtime and no state,
+// but LLVM keeps them out of line and reads `format` and `states` at run time. Inlined
+// there, the branches those constants rule out are dropped: with no JSON runtime compiled in
+// (Hermes alone), nothing is ever detected, so the JSON dispatch, the turn-signal notices and
+// the code only they use go (Hermes: 14.5 KB of wasm, 6 KB gzip). `read_line_into`, which
+// also reads the lines found inside a line (and so is one out-of-line copy), takes the same
+// constants itself in those builds. Other builds keep one copy per caller.
 #[cfg_attr(feature = "stateless-only", inline(always))]
 fn parse_line_into(
     line: &str,
@@ -174,22 +176,29 @@ pub fn hook_entries(json: &str, ts: &str) -> Vec<Entry> {
 }
 
 /// [`parse_line_into`] for a line that is not blank and not over-long, `value` its object,
-/// `label` its stream label ([`stream_label`]); inlined in stateless-only builds (see
-/// [`parse_line_into`]).
-/// `depth`: how many lines this one is inside ([`read_nested`], never inlined: the
-/// recursion goes through it).
+/// `label` its stream label ([`stream_label`]), `depth` how many lines this one is inside
+/// ([`read_nested`]).
 #[allow(clippy::too_many_arguments)]
-#[cfg_attr(feature = "stateless-only", inline(always))]
+#[inline(never)]
 fn read_line_into(
     line: &str,
     value: Option<common::Value>,
     label: Option<(bool, &str)>,
     ts: &str,
     format: Option<Format>,
-    mut states: Option<&mut States>,
+    states: Option<&mut States>,
     out: &mut Vec<Entry>,
     depth: u8,
 ) -> Option<(Format, Confidence)> {
+    // In the stateless-only wasm `parse_line` is the only way in: no forced runtime, no state.
+    // Said as constants, so that what they rule out is dropped (see `parse_line_into`); one
+    // copy of this function serves the line and the lines inside it.
+    #[cfg(feature = "stateless-only")]
+    let (format, states): (Option<Format>, Option<&mut States>) = {
+        let _ = (format, states);
+        (None, None)
+    };
+    let mut states = states;
     let nest = depth < MAX_NESTING;
     let Some(value) = value else {
         if let Some((true, rest)) = label.filter(|(_, r)| !r.starts_with('{')) {
@@ -208,11 +217,11 @@ fn read_line_into(
         }
         return Some(formats::parse_text(line, ts, format, out));
     };
-    // A line that already is a transcript entry, whatever the runtime: itself, checked.
+    // A line that already is a transcript entry, whatever the runtime: itself, checked
+    // (terminal escapes taken out of its text as everywhere).
     let start = out.len();
     if formats::entries::read(&value, ts, true, out) {
         strip_terminal_escapes(out, start);
-        add_turn_signal_notices(out, start);
         return None;
     }
     if let Some((chunk, stderr)) = formats::entries::log_chunk(&value).filter(|_| nest) {

@@ -361,7 +361,7 @@ enum Inner {
 }
 
 /// The prefixes adapters write in front of lines we read (found by `common::envelope::find`;
-/// docs/formats/envelopes.md lists who writes which, with the evidence).
+/// docs/extend.md lists them; the fixtures under tests/fixtures/plain/ hold their evidence).
 const WRAPPERS: &[(&str, Inner)] = &[
     ("[openclaw-gateway:event]", Inner::Event(Format::OpenClaw, false)),
     ("[openclaw-bridge:event]", Inner::Event(Format::OpenClaw, false)),
@@ -401,21 +401,29 @@ pub fn unwrap<'l>(line: &'l str, ts: &str, out: &mut Vec<Entry>) -> Option<Wrapp
             out.emit(Entry::system(ts, rest));
             Some(read(f))
         }
-        Inner::Event(f, items) if f.compiled() => {
+        Inner::Event(f, items) => {
             let (run, name, data) = common::envelope::event_fields(rest)?;
-            match f {
-                #[cfg(feature = "openclaw")]
-                Format::OpenClaw => openclaw::log_event(run, name, data, items, ts, out),
-                #[cfg(feature = "hermes")]
-                Format::HermesGateway => hermes::gateway_event(run, name, data, ts, out),
-                _ => {
-                    let _ = (run, name, data, items);
-                    return None;
-                }
-            }
-            Some(read(f))
+            read_event(f, items, run, name, data, ts, out).then(|| read(f))
         }
-        Inner::Event(..) => None,
+    }
+}
+
+/// One `run=… <key>=<name> data=…` event of runtime `f` (`items`: see [`Inner::Event`]);
+/// false when this build does not read `f`.
+#[cfg_attr(not(feature = "openclaw"), allow(unused_variables))]
+fn read_event(f: Format, items: bool, run: &str, name: &str, data: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
+    match f {
+        #[cfg(feature = "openclaw")]
+        Format::OpenClaw => {
+            openclaw::log_event(run, name, data, items, ts, out);
+            true
+        }
+        #[cfg(feature = "hermes")]
+        Format::HermesGateway => {
+            hermes::gateway_event(run, name, data, ts, out);
+            true
+        }
+        _ => false,
     }
 }
 
