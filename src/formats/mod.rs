@@ -136,8 +136,12 @@ impl Format {
     /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
     /// Cursor and Amp come before Claude because their lines are Claude-like with extra
     /// marks that only they print.
-    /// The runtimes added later come last so they never take a line an earlier one reads.
+    /// The runtimes added later come last so they never take a line an earlier one reads,
+    /// but for the OpenRouter tool loop: its marks (`runId` in init, `finishReason` or
+    /// `elapsedMs` beside camelCase usage) are its own, and Cursor's reader of camelCase
+    /// `result` lines would otherwise take its result line and lose its cost.
     pub const JSON: [Format; 13] = [
+        Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
         Format::Claude,
@@ -150,7 +154,6 @@ impl Format {
         Format::CursorCloud,
         Format::Grok,
         Format::Kimi,
-        Format::OpenRouter,
     ];
 
     pub fn name(self) -> &'static str {
