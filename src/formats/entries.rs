@@ -282,26 +282,28 @@ fn build(kind: &'static str, fields: &[F], v: &Value, ts: &str) -> Entry {
             parent_tool_use_id: opt("parentToolUseId"),
         },
         "user" => Entry::User { ts, text: s("text"), parent_tool_use_id: opt("parentToolUseId") },
-        "tool_call" => Entry::ToolCall {
-            ts,
-            name: s("name"),
-            input: v.get("input").map_or(Json::Null, Value::to_json),
-            tool_use_id: opt("toolUseId"),
-            invocation_id: opt("invocationId"),
-            action_request_id: opt("actionRequestId"),
-            parent_tool_use_id: opt("parentToolUseId"),
-        },
-        "tool_result" => Entry::ToolResult {
-            ts,
-            tool_use_id: s("toolUseId"),
-            tool_name: opt("toolName"),
-            content: s("content"),
-            is_error: b("isError").unwrap_or(false),
-            delta: b("delta"),
-            duration_ms: v.get("durationMs").and_then(Value::as_f64).filter(|d| *d >= 0.0).map(|d| common::round(d) as u64),
-            parent_tool_use_id: opt("parentToolUseId"),
-        },
-        "init" => Entry::Init { ts, model: s("model"), session_id: s("sessionId") },
+        "stderr" => Entry::stderr(&ts, s("text")),
+        "system" => Entry::system(&ts, s("text")),
+        "stdout" => Entry::stdout(&ts, s("text")),
+        "tool_call" => {
+            let mut e = Entry::tool_call(&ts, s("name"), v.get("input").map_or(Json::Null, Value::to_json), opt("toolUseId"));
+            if let Entry::ToolCall { invocation_id, action_request_id, parent_tool_use_id, .. } = &mut e {
+                *invocation_id = opt("invocationId");
+                *action_request_id = opt("actionRequestId");
+                *parent_tool_use_id = opt("parentToolUseId");
+            }
+            e
+        }
+        "tool_result" => {
+            let mut e = Entry::tool_result(&ts, s("toolUseId"), opt("toolName"), s("content"), b("isError").unwrap_or(false));
+            if let Entry::ToolResult { delta, duration_ms, parent_tool_use_id, .. } = &mut e {
+                *delta = b("delta");
+                *duration_ms = v.get("durationMs").and_then(Value::as_f64).filter(|d| *d >= 0.0).map(|d| common::round(d) as u64);
+                *parent_tool_use_id = opt("parentToolUseId");
+            }
+            e
+        }
+        "init" => Entry::init(&ts, s("model"), s("sessionId")),
         "result" => Entry::Result {
             ts,
             text: s("text"),
@@ -316,10 +318,7 @@ fn build(kind: &'static str, fields: &[F], v: &Value, ts: &str) -> Entry {
                 _ => Vec::new(),
             },
         },
-        "stderr" => Entry::Stderr { ts, text: s("text") },
-        "system" => Entry::System { ts, text: s("text") },
-        "stdout" => Entry::Stdout { ts, text: s("text") },
-        "diff" => Entry::Diff { ts, change_type: one("changeType", CHANGE).unwrap_or("context"), text: s("text") },
+        "diff" => Entry::diff(&ts, one("changeType", CHANGE).unwrap_or("context"), s("text")),
         _ => {
             let mut m = Map::default();
             for &(name, _, _) in fields {

@@ -13,7 +13,7 @@
 //! each streamed delta raw, with no newline, and then again as an event line, so the raw
 //! copy ends up in front of the next event line. Such text is dropped (the event shows it).
 
-use super::{cut, rfind};
+use super::cut;
 
 /// The suffix every event prefix has.
 const EVENT: &str = ":event]";
@@ -29,7 +29,7 @@ pub fn find<'l, X: Copy>(line: &'l str, table: &[(&str, X)]) -> Option<(X, &'l s
     }
     let end = super::find(t, EVENT)? + EVENT.len();
     let head = cut(t, ..end);
-    let prefix = cut(head, rfind(head, "[")?..);
+    let prefix = cut(head, head.bytes().rposition(|b| b == b'[')?..);
     let &(_, x) = table.iter().find(|(p, _)| *p == prefix)?;
     Some((x, cut(t, end..).trim_start()))
 }
