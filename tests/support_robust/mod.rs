@@ -767,7 +767,7 @@ pub const INVISIBLE: &[Invisible] = &[
         },
     },
     Invisible {
-        documented_in: "docs/formats/openclaw.md, Adapter log lines",
+        documented_in: "docs/formats/openclaw.md, Paperclip adapter log lines",
         reason: "an OpenClaw adapter-log `item` or `command_output` event that repeats what the tool stream or the item's end shows (an item update, a command item's start, an exec tool's end, command output)",
         applies: |v, line| v.is_none() && common_event(line).is_some_and(|s| s == "item" || s == "command_output"),
     },
