@@ -117,6 +117,15 @@ mod tests {
     }
 
     #[test]
+    fn its_result_line_is_its_own_on_the_stateless_path() {
+        // Cursor's reader of camelCase `result` lines took it (and lost cost and cache) before
+        // this runtime's detection came first.
+        let line = r#"{"type":"result","model":"m","finishReason":"stop","elapsedMs":5,"usage":{"inputTokens":100,"outputTokens":20,"cachedInputTokens":80},"costUsd":0.0012,"isError":false}"#;
+        let out = crate::parser::parse_line(line, "t");
+        assert!(matches!(&out[0], Entry::Result { cost_usd, cached_tokens, subtype, .. } if *cost_usd == 0.0012 && *cached_tokens == 80.0 && subtype == "stop"), "{out:?}");
+    }
+
+    #[test]
     fn a_run() {
         let init = run(parse, &json!({"type":"system","subtype":"init","model":"qwen/qwen3-coder","runId":"run-1"}), None);
         assert_eq!(init, vec![Entry::init("t", "qwen/qwen3-coder", "run-1")]);
