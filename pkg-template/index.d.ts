@@ -2,9 +2,10 @@
 
 /**
  * One transcript entry, as the Paperclip host's `TranscriptEntry` (@paperclipai/adapter-utils
- * 2026.916.1; see docs/entries.md). agentlines emits the first eleven kinds and adds optional
- * fields the host ignores (`parentToolUseId`, `durationMs`); the host's other six kinds are
- * declared so a viewer can take the host's entries too. tests/types/ checks both directions.
+ * 2026.916.1; see docs/entries.md). agentlines makes the first eleven kinds and adds optional
+ * fields the host ignores (`parentToolUseId`, `durationMs`); the host's other six kinds come
+ * out only from a line that already is one (passed through, checked). tests/types/ checks
+ * both directions.
  */
 export type TranscriptEntry =
   | { kind: "assistant"; ts: string; text: string; delta?: boolean; channel?: "progress" | "final" | "unknown"; itemId?: string; parentToolUseId?: string }
@@ -20,7 +21,8 @@ export type TranscriptEntry =
   | { kind: "diff"; ts: string; changeType: "add" | "remove" | "context" | "hunk" | "file_header" | "truncation"; text: string }
   | HostOnlyEntry;
 
-/** The host's kinds agentlines never emits (written by the host's own server-side code). */
+/** The host's kinds agentlines does not make (written by the host's own server-side code);
+ * passed through from a line that already is one. */
 export type HostOnlyEntry =
   | { kind: "provider_activity"; ts: string; family: ProviderActivityFamily; eventType: string; status: "running" | "completed" | "failed" | "interrupted" | "informational"; title: string; summary: string; payload: Record<string, unknown> }
   | { kind: "workspace_change"; ts: string; changeSetId: string; revision: number; source: "harness_reported" | "runner_verified"; complete: boolean; files: WorkspaceChangeFile[]; totals: { files: number; additions: number | null; deletions: number | null }; patchArtifactRef: string | null }
@@ -97,6 +99,11 @@ export type RuntimeFormat =
   | "hermes_local"
   | "hermes-gateway"
   | "hermes_gateway"
+  | "openrouter"
+  | "openrouter_local"
+  | "openrouter-local"
+  | "qwen_openrouter"
+  | "qwen-openrouter"
   | "plain"
   | "text";
 

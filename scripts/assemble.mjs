@@ -176,8 +176,15 @@ writeFileSync(join(out, "testing.d.ts"), tpl("testing.d.ts"));
 // The adapter-author recipe as one command (package.json "bin").
 mkdirSync(join(out, "bin"), { recursive: true });
 writeFileSync(join(out, "bin", "agentlines-ui-parser.mjs"), tpl("bin/agentlines-ui-parser.mjs"), { mode: 0o755 });
+writeHookFiles(out);
 mkdirSync(pkg, { recursive: true });
 cpSync(out, join(pkg, "dist"), { recursive: true });
+// The extension hook (docs/extend.md): the baking step the bin's --hook runs, and the runtime
+// it appends to a ui-parser file (comment lines cut, as in the shipped glue).
+function writeHookFiles(dir) {
+  writeFileSync(join(dir, "bin", "bake-hook.mjs"), tpl("bin/bake-hook.mjs"));
+  writeFileSync(join(dir, "hook.js"), stripComments("hook.js", tpl("hook.js")));
+}
 // package.json: the template, plus ./<runtime>/ui-parser(-stateful) for each per-runtime
 // build (before "./package.json"); each target has its .d.ts beside it.
 const pkgJson = JSON.parse(tpl("package.json").replace("@@VERSION@@", version));

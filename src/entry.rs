@@ -57,6 +57,11 @@ pub enum Entry {
         input: Value,
         #[serde(skip_serializing_if = "Option::is_none")]
         tool_use_id: Option<String>,
+        /// The host's own optional ids, kept from a line that already is an entry.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        invocation_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        action_request_id: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         parent_tool_use_id: Option<String>,
     },
@@ -113,6 +118,36 @@ pub enum Entry {
         change_type: &'static str,
         text: String,
     },
+    /// One of the host's six kinds agentlines does not make itself (`provider_activity`,
+    /// `workspace_change`, `workspace_file_reference`, `runtime_request`, `run_result`,
+    /// `run_terminal`), passed through from a line that already is that entry
+    /// (`formats::entries`).
+    #[serde(untagged)]
+    Other(OtherEntry),
+}
+
+/// A passed-through entry of a kind the host writes for itself: its kind, the line's `ts`
+/// and its fields as checked against the host's type, in the host's order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherEntry {
+    pub ts: String,
+    pub kind: &'static str,
+    /// A JSON object: the entry's fields but `kind` and `ts`.
+    pub fields: Value,
+}
+
+impl Serialize for OtherEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let fields = self.fields.as_object();
+        let mut m = s.serialize_map(Some(2 + fields.map_or(0, |f| f.len())))?;
+        m.serialize_entry("kind", self.kind)?;
+        m.serialize_entry("ts", &self.ts)?;
+        for (k, v) in fields.into_iter().flatten() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
 }
 
 impl Entry {
@@ -130,6 +165,7 @@ impl Entry {
             Entry::System { .. } => "system",
             Entry::Stdout { .. } => "stdout",
             Entry::Diff { .. } => "diff",
+            Entry::Other(o) => o.kind,
         }
     }
 
@@ -145,7 +181,8 @@ impl Entry {
             | Entry::Stderr { ts, .. }
             | Entry::System { ts, .. }
             | Entry::Stdout { ts, .. }
-            | Entry::Diff { ts, .. } => ts,
+            | Entry::Diff { ts, .. }
+            | Entry::Other(OtherEntry { ts, .. }) => ts,
         }
     }
 
@@ -221,6 +258,8 @@ impl Entry {
             name: name.into(),
             input: input.into(),
             tool_use_id: id,
+            invocation_id: None,
+            action_request_id: None,
             parent_tool_use_id: None,
         }
     }
@@ -337,10 +376,12 @@ impl Entry {
                 o.str("text", text);
                 o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
             }
-            Entry::ToolCall { name, input, tool_use_id, parent_tool_use_id, .. } => {
+            Entry::ToolCall { name, input, tool_use_id, invocation_id, action_request_id, parent_tool_use_id, .. } => {
                 o.str("name", name);
                 write::value(o.key("input"), input);
                 o.opt_str("toolUseId", tool_use_id.as_deref());
+                o.opt_str("invocationId", invocation_id.as_deref());
+                o.opt_str("actionRequestId", action_request_id.as_deref());
                 o.opt_str("parentToolUseId", parent_tool_use_id.as_deref());
             }
             Entry::ToolResult {
@@ -386,6 +427,11 @@ impl Entry {
             Entry::Diff { change_type, text, .. } => {
                 o.str("changeType", change_type);
                 o.str("text", text);
+            }
+            Entry::Other(OtherEntry { fields, .. }) => {
+                for (k, v) in fields.as_object().into_iter().flatten() {
+                    write::value(o.key(k), v);
+                }
             }
         }
         o.end();

@@ -59,11 +59,13 @@ pub fn parse_line_stamped(format: Option<Format>, line: &str, ts_of: TsOf) -> Ve
 /// `states` is the stateful parser's per-runtime state. Returns the runtime that read the
 /// line and how sure detection was (for the stateful parser's lock).
 // Stateless-only builds (the `ui-parser.stateless.js` wasm): `parse_line` is then the only
-// caller of this, `parse_stamped_into` and `read_line_into` in the wasm, with no forced runtime and no state, but LLVM keeps
-// them out of line and reads `format` and `states` at run time. Inlined there, the branches
-// those constants rule out are dropped: with no JSON runtime compiled in (Hermes alone),
-// nothing is ever detected, so the JSON dispatch, the turn-signal notices and the code only
-// they use go (Hermes: 14.5 KB of wasm, 6 KB gzip). Other builds keep one copy per caller.
+// caller of this and `parse_stamped_into` in the wasm, with no forced runtime and no state,
+// but LLVM keeps them out of line and reads `format` and `states` at run time. Inlined
+// there, the branches those constants rule out are dropped: with no JSON runtime compiled in
+// (Hermes alone), nothing is ever detected, so the JSON dispatch, the turn-signal notices and
+// the code only they use go (Hermes: 14.5 KB of wasm, 6 KB gzip). `read_line_into`, which
+// also reads the lines found inside a line (and so is one out-of-line copy), takes the same
+// constants itself in those builds. Other builds keep one copy per caller.
 #[cfg_attr(feature = "stateless-only", inline(always))]
 fn parse_line_into(
     line: &str,
@@ -133,15 +135,52 @@ fn parse_stamped_into(
         _ => None,
     };
     let ts = stamp.resolve(as_given);
-    let seen = read_line_into(line, read.map(|(v, _)| v), label, &ts, format, states, out);
+    let seen = read_line_into(line, read.map(|(v, _)| v), label, &ts, format, states, out, 0);
     budget.close(&ts, out);
     seen
 }
 
+/// How deep lines inside lines are read (an adapter's prefix or envelope around another's):
+/// real output has one level; past this the inner text is read as it is.
+const MAX_NESTING: u8 = 4;
+
+/// A line found inside another (an adapter's prefix taken off, a line of an envelope's
+/// chunk): read as a line of its own, under the outer line's budget and `ts`.
+#[inline(never)]
+fn read_nested(
+    line: &str,
+    ts: &str,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+    depth: u8,
+) -> Option<(Format, Confidence)> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.trim().is_empty() {
+        return None;
+    }
+    let mut cleaned = String::new();
+    let read = read_object(line, &mut cleaned);
+    read_line_into(line, read.map(|(v, _)| v), None, ts, format, states, out, depth + 1)
+}
+
+/// The entries an extension hook gave for a line (their JSON text), checked as lines that
+/// already are entries are (`formats::entries::read_hook_output`): each a `kind` entry with
+/// its fields' types right, else a notice; bounded by the same output budget as a line.
+pub fn hook_entries(json: &str, ts: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let budget = common::budget::open(json.len());
+    formats::entries::read_hook_output(json, ts, &mut out);
+    strip_terminal_escapes(&mut out, 0);
+    budget.close(ts, &mut out);
+    out
+}
+
 /// [`parse_line_into`] for a line that is not blank and not over-long, `value` its object,
-/// `label` its stream label ([`stream_label`]); inlined in stateless-only builds (see
-/// [`parse_line_into`]).
-#[cfg_attr(feature = "stateless-only", inline(always))]
+/// `label` its stream label ([`stream_label`]), `depth` how many lines this one is inside
+/// ([`read_nested`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn read_line_into(
     line: &str,
     value: Option<json::Value>,
@@ -150,14 +189,60 @@ fn read_line_into(
     format: Option<Format>,
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
+    depth: u8,
 ) -> Option<(Format, Confidence)> {
+    // In the stateless-only wasm `parse_line` is the only way in: no forced runtime, no state.
+    // Said as constants, so that what they rule out is dropped (see `parse_line_into`); one
+    // copy of this function serves the line and the lines inside it.
+    #[cfg(feature = "stateless-only")]
+    let (format, states): (Option<Format>, Option<&mut States>) = {
+        let _ = (format, states);
+        (None, None)
+    };
+    let mut states = states;
+    let nest = depth < MAX_NESTING;
     let Some(value) = value else {
         if let Some((true, rest)) = label.filter(|(_, r)| !r.starts_with('{')) {
             out.emit(Entry::stderr(ts, rest));
             return None;
         }
+        match formats::unwrap(line, ts, out).filter(|_| nest) {
+            Some(formats::Wrapped::Line(inner)) => return read_nested(inner, ts, format, states, out, depth),
+            Some(formats::Wrapped::Read(f, c)) => return Some((f, c)),
+            None => {}
+        }
+        if let Some((head, entry)) = glued_entry(line).filter(|_| nest) {
+            let seen = read_nested(head, ts, format, states, out, depth);
+            formats::entries::read(&entry, ts, false, out);
+            return seen;
+        }
         return Some(formats::parse_text(line, ts, format, out));
     };
+    // A line that already is a transcript entry, whatever the runtime: itself, checked
+    // (terminal escapes taken out of its text as everywhere).
+    let start = out.len();
+    if formats::entries::read(&value, ts, true, out) {
+        strip_terminal_escapes(out, start);
+        return None;
+    }
+    if let Some((chunk, stderr)) = formats::entries::log_chunk(&value).filter(|_| nest) {
+        let mut seen = None;
+        for piece in chunk.split('\n') {
+            if common::budget::stopped() {
+                break;
+            }
+            let at = out.len();
+            seen = read_nested(piece, ts, format, states.as_deref_mut(), out, depth).or(seen);
+            if stderr {
+                for e in &mut out[at..] {
+                    if let Entry::Stdout { ts, text } = e {
+                        *e = Entry::Stderr { ts: core::mem::take(ts), text: core::mem::take(text) };
+                    }
+                }
+            }
+        }
+        return seen;
+    }
     let detected = match format {
         Some(Format::Plain) | None => formats::detect_json(&value),
         // The host's ACP engine writes its `acpx.*` lines into the log of an adapter that
@@ -178,6 +263,17 @@ fn read_line_into(
             None
         }
     }
+}
+
+/// Text with a transcript entry glued to its end: `Done.{"kind":"system",…}`. An adapter that
+/// streams the answer's tokens raw, with no newline after the last one, and then prints an
+/// entry line writes that (LM Studio's post-run notices after its streamed answer). The text
+/// and the entry, or `None`.
+fn glued_entry(line: &str) -> Option<(&str, crate::json::Value<'_>)> {
+    let at = common::find(line, "{\"kind\":")?;
+    let entry = common::parse_object(cut(line, at..))?;
+    let kind = entry.get("kind").and_then(crate::json::Value::as_str)?;
+    formats::entries::is_kind(kind).then(|| (cut(line, ..at), entry))
 }
 
 /// `(is stderr, rest)` of a line that starts with `stdout`/`stderr` (any case) and `:` or

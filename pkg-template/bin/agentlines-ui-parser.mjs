@@ -2,7 +2,7 @@
 // agentlines-ui-parser: copies one of this package's built ui-parser files into an adapter's
 // package and prints the package.json lines that make the Paperclip host load it.
 //
-//   npx agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>]
+//   npx agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>] [--hook <file>]
 //
 // Why a copy: the host reads the file named by the adapter's own exports["./ui-parser"], and
 // Node refuses an exports target outside the package (ERR_INVALID_PACKAGE_TARGET), so the
@@ -11,6 +11,8 @@
 // with every runtime; --runtime picks a one-runtime build (dist/<runtime>/), --stateful the
 // file that also has createStdoutParser. Nothing is written to package.json: the lines to
 // add are printed (as one JSON object to merge), so the author keeps control of it.
+// --hook <file> bakes the author's hook into the copy (./bake-hook.mjs, docs/extend.md): a
+// function for the lines agentlines does not read, checked against the host's rules first.
 // Exit status: 0 copied, 1 cannot read/write, 2 bad arguments. Hand-written (no argument
 // library): the package has no dependencies and the options are four.
 import { readFileSync, writeFileSync, existsSync, readdirSync, mkdirSync } from "node:fs";
@@ -18,7 +20,7 @@ import { join, dirname, resolve, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..");
-const USAGE = "usage: agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>]";
+const USAGE = "usage: agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>] [--hook <file>]";
 
 function fail(code, message) {
   process.stderr.write(`agentlines-ui-parser: ${message}\n`);
@@ -40,7 +42,7 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(0);
   } else if (a === "--stateful") opts.stateful = true;
   else if (a === "--cjs") opts.cjs = true;
-  else if (a === "--runtime" || a === "--out") {
+  else if (a === "--runtime" || a === "--out" || a === "--hook") {
     if (argv[i + 1] === undefined || argv[i + 1].startsWith("--")) fail(2, `${a} needs a value`);
     opts[a.slice(2)] = argv[++i];
   } else if (a.startsWith("--")) fail(2, `unknown option ${a}`);
@@ -71,7 +73,8 @@ if (pkg.type === "module" && out.endsWith(".js")) {
 }
 
 const source = join(dist, opts.runtime ?? "", opts.stateful ? "ui-parser.js" : "ui-parser.stateless.js");
-const text = readFileSync(source, "utf8");
+let text = readFileSync(source, "utf8");
+if (opts.hook !== undefined) text = await withHook(text, resolve(opts.hook));
 try {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
@@ -80,6 +83,7 @@ try {
 }
 
 const target = `./${rel}`;
+if (opts.hook !== undefined) process.stdout.write(`baked the hook ${opts.hook} into it (checked against the host's scanner and loader)\n`);
 const lines = { exports: { "./ui-parser": target }, paperclip: { adapterUiParser: "1.0.0" } };
 const version = (/^\/\/ agentlines (\S+):/.exec(text) ?? [])[1] ?? "?";
 const have = typeof pkg.exports === "object" && pkg.exports !== null ? pkg.exports["./ui-parser"] : undefined;
@@ -93,4 +97,20 @@ if (have !== undefined && have !== target) {
 }
 if (Array.isArray(pkg.files) && !pkg.files.some((f) => rel === f || rel.startsWith(f.replace(/\/?$/, "/")))) {
   process.stdout.write(`note: "files" does not include ${rel}; add "${rel}" or npm publish leaves it out\n`);
+}
+
+/** The ui-parser source with the hook file baked in (exit 1 with the reason if it cannot be). */
+async function withHook(parserSource, hookFile) {
+  const { bakeHook } = await import("./bake-hook.mjs");
+  let hookSource;
+  try {
+    hookSource = readFileSync(hookFile, "utf8");
+  } catch (e) {
+    fail(1, `cannot read the hook ${hookFile}: ${e.message}`);
+  }
+  try {
+    return bakeHook(parserSource, hookSource, relative(process.cwd(), hookFile) || hookFile);
+  } catch (e) {
+    fail(1, e.message);
+  }
 }

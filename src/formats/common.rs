@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 
 pub mod budget;
 pub mod diff;
+pub mod envelope;
 mod texts;
 pub use crate::text::{cut, find, has, join, lossy_utf8, prefix_bytes, replace_all, rfind, trim_start_all, Owned};
 pub use texts::{human_texts, TEXT_BUDGET};

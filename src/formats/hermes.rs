@@ -19,7 +19,8 @@
 //!
 //! **`hermes_gateway`** talks to a Hermes API server (`POST /v1/runs`, SSE events) and
 //! logs `[hermes-gateway:event] run=<id> event=<name> data=<json>` per event plus
-//! `[hermes-gateway] …` notices. Events (the server's `/v1/runs` stream): `message.delta`
+//! `[hermes-gateway] …` notices (both prefixes are taken off by `common::envelope`; the
+//! table is `formats::WRAPPERS`; [`gateway_event`] reads the event). Events (the server's `/v1/runs` stream): `message.delta`
 //! {delta} → `assistant` delta; `reasoning.available` {text} → `thinking`;
 //! `tool.started` {tool, preview} → `tool_call`; `tool.completed` {tool, duration, error}
 //! → `tool_result` (paired by run and tool name: the server sends no call id);
@@ -47,13 +48,6 @@ use crate::json::{self, Json, Value};
 pub fn parse_text(line: &str, ts: &str, forced: bool, out: &mut Vec<Entry>) -> bool {
     let cleaned = super::plain::clean(line);
     let t = cleaned.trim();
-    if let Some(at) = common::find(t, "[hermes-gateway:event]") {
-        return gateway_event(cut(t, at..), ts, out);
-    }
-    if let Some(rest) = t.strip_prefix("[hermes-gateway]") {
-        out.emit(Entry::system(ts, rest.trim()));
-        return true;
-    }
     if t.starts_with("[hermes]") || t.starts_with("session_id:") {
         out.emit(Entry::system(ts, t));
         return true;
@@ -249,23 +243,16 @@ fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// `[hermes-gateway:event] run=<id> event=<name> data=<json>`.
-fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
-    let rest = cut(t, "[hermes-gateway:event]".len()..).trim_start();
-    let Some(rest) = rest.strip_prefix("run=") else { return false };
-    let Some((run, rest)) = rest.split_once(char::is_whitespace) else { return false };
-    let Some(rest) = rest.trim_start().strip_prefix("event=") else { return false };
-    let (name, data) = match rest.split_once(char::is_whitespace) {
-        Some((n, d)) => (n, d.trim_start().strip_prefix("data=").unwrap_or(d)),
-        None => (rest, ""),
-    };
+/// One `[hermes-gateway:event] run=<id> event=<name> data=<json>` line, split by
+/// `common::envelope` (its prefix is in `formats::WRAPPERS`).
+pub fn gateway_event(run: &str, name: &str, data: &str, ts: &str, out: &mut Vec<Entry>) {
     let parsed = json::read::parse(data.trim());
     let d = parsed.as_ref().filter(|v| v.is_object()).unwrap_or(&Value::Null);
     // A data part that is not a JSON object (cut short, or another shape) is shown as it is,
     // not dropped; `reasoning.available` has its own fallback text.
     if d.is_null() && !data.trim().is_empty() && name != "reasoning.available" {
         out.emit(Entry::system(ts, format!("event {name}: {}", common::clip(data.trim(), 300))));
-        return true;
+        return;
     }
     let text = |keys: &[&str]| keys.iter().find_map(|k| nonempty_str(d, k)).map(str::to_owned);
     match name {
@@ -361,7 +348,6 @@ fn gateway_event(t: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
             out.emit(Entry::system(ts, text));
         }
     }
-    true
 }
 
 #[cfg(test)]
@@ -428,6 +414,7 @@ mod tests {
 
     #[test]
     fn gateway_events() {
+        let read = |l: &str| crate::parser::parse_line(l, "t");
         let ev = |e: &str, d: &str| read(&format!("[hermes-gateway:event] run=r1 event={e} data={d}"));
         assert_eq!(ev("message.delta", r#"{"delta":"Hi"}"#), vec![Entry::assistant_delta("t", "Hi")]);
         assert_eq!(

@@ -26,6 +26,7 @@ pub mod codex;
 pub mod cursor;
 #[cfg(feature = "cursor_cloud")]
 pub mod cursor_cloud;
+pub mod entries;
 #[cfg(feature = "gemini")]
 pub mod gemini;
 #[cfg(feature = "grok")]
@@ -38,6 +39,8 @@ pub mod kimi;
 pub mod openclaw;
 #[cfg(feature = "opencode")]
 pub mod opencode;
+#[cfg(feature = "openrouter")]
+pub mod openrouter;
 #[cfg(feature = "pi")]
 pub mod pi;
 pub mod plain;
@@ -67,6 +70,8 @@ pub enum Format {
     Hermes,
     /// Paperclip's `hermes_gateway` log lines; read from text lines.
     HermesGateway,
+    /// The OpenRouter tool loop adapters' JSON lines (no CLI: an in-process loop).
+    OpenRouter,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -118,6 +123,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("hermes_local", Format::Hermes),
     ("hermes-gateway", Format::HermesGateway),
     ("hermes_gateway", Format::HermesGateway),
+    ("openrouter", Format::OpenRouter),
+    ("openrouter_local", Format::OpenRouter),
+    ("openrouter-local", Format::OpenRouter),
+    ("qwen_openrouter", Format::OpenRouter),
+    ("qwen-openrouter", Format::OpenRouter),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -126,8 +136,12 @@ impl Format {
     /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
     /// Cursor and Amp come before Claude because their lines are Claude-like with extra
     /// marks that only they print.
-    /// The runtimes added later come last so they never take a line an earlier one reads.
-    pub const JSON: [Format; 12] = [
+    /// The runtimes added later come last so they never take a line an earlier one reads,
+    /// but for the OpenRouter tool loop: its marks (`runId` in init, `finishReason` or
+    /// `elapsedMs` beside camelCase usage) are its own, and Cursor's reader of camelCase
+    /// `result` lines would otherwise take its result line and lose its cost.
+    pub const JSON: [Format; 13] = [
+        Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
         Format::Claude,
@@ -158,6 +172,7 @@ impl Format {
             Format::CursorCloud => "cursor_cloud",
             Format::Hermes => "hermes",
             Format::HermesGateway => "hermes_gateway",
+            Format::OpenRouter => "openrouter",
             Format::Plain => "plain",
         }
     }
@@ -189,6 +204,7 @@ impl Format {
             Format::Kimi => cfg!(feature = "kimi"),
             Format::CursorCloud => cfg!(feature = "cursor_cloud"),
             Format::Hermes | Format::HermesGateway => cfg!(feature = "hermes"),
+            Format::OpenRouter => cfg!(feature = "openrouter"),
             Format::Plain => true,
         }
     }
@@ -220,6 +236,8 @@ impl Format {
             Format::Kimi => kimi::detect(v),
             #[cfg(feature = "cursor_cloud")]
             Format::CursorCloud => cursor_cloud::detect(v),
+            #[cfg(feature = "openrouter")]
+            Format::OpenRouter => openrouter::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -285,6 +303,8 @@ pub fn parse_json(
         Format::Kimi => kimi::parse(v, line, ts, None, out),
         #[cfg(feature = "cursor_cloud")]
         Format::CursorCloud => cursor_cloud::parse(v, line, ts, None, out),
+        #[cfg(feature = "openrouter")]
+        Format::OpenRouter => openrouter::parse(v, line, ts, None, out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
@@ -331,6 +351,85 @@ pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
     best
 }
 
+/// What a prefix in front of a line holds (`WRAPPERS`).
+#[derive(Clone, Copy)]
+enum Inner {
+    /// The rest is a line of its own.
+    Line,
+    /// One event of the runtime, `run=… <key>=… data=…` (`common::envelope::event_fields`);
+    /// the flag: the adapter forwards OpenClaw's `item` events in place of its `tool` events.
+    Event(Format, bool),
+    /// The adapter's own notice: a `system` entry with the rest.
+    Notice(Format),
+}
+
+/// The prefixes adapters write in front of lines we read (found by `common::envelope::find`;
+/// docs/extend.md lists them; the fixtures under tests/fixtures/plain/ hold their evidence).
+const WRAPPERS: &[(&str, Inner)] = &[
+    ("[openclaw-gateway:event]", Inner::Event(Format::OpenClaw, false)),
+    ("[openclaw-bridge:event]", Inner::Event(Format::OpenClaw, false)),
+    ("[clawclip:event]", Inner::Event(Format::OpenClaw, true)),
+    ("[hermes-gateway:event]", Inner::Event(Format::HermesGateway, false)),
+    ("[openclaw-gateway]", Inner::Notice(Format::OpenClaw)),
+    ("[openclaw-bridge]", Inner::Notice(Format::OpenClaw)),
+    ("[clawclip]", Inner::Notice(Format::OpenClaw)),
+    ("[hermes-gateway]", Inner::Notice(Format::HermesGateway)),
+    ("__PAPERCLIP_TRANSCRIPT__", Inner::Line),
+    ("[schemabounce]", Inner::Line),
+    ("AF::", Inner::Line),
+];
+
+/// A text line with an adapter's prefix in front ([`unwrap`]).
+pub enum Wrapped<'l> {
+    /// The line inside, to be read as a line (from the top).
+    Line(&'l str),
+    /// Read: by whom, and how sure (for the stateful parser's lock).
+    Read(Format, Confidence),
+}
+
+/// Takes an adapter's prefix off a line that is not a JSON object and reads what it holds,
+/// or hands back the line inside. `None`: no prefix we know (or a runtime this build leaves
+/// out): the line is text.
+pub fn unwrap<'l>(line: &'l str, ts: &str, out: &mut Vec<Entry>) -> Option<Wrapped<'l>> {
+    let (inner, rest) = common::envelope::find(line, WRAPPERS).filter(|(_, rest)| !rest.is_empty())?;
+    // Gateway lines lock the stream as they always did: Hermes' (a text runtime), not
+    // OpenClaw's (its adapter log is read as text, its JSON frames by detection).
+    let read = |f: Format| match f {
+        Format::HermesGateway => Wrapped::Read(f, Confidence::Sure),
+        _ => Wrapped::Read(Format::Plain, Confidence::Maybe),
+    };
+    match inner {
+        Inner::Line => Some(Wrapped::Line(rest)),
+        Inner::Notice(f) => {
+            out.emit(Entry::system(ts, rest));
+            Some(read(f))
+        }
+        Inner::Event(f, items) => {
+            let (run, name, data) = common::envelope::event_fields(rest)?;
+            read_event(f, items, run, name, data, ts, out).then(|| read(f))
+        }
+    }
+}
+
+/// One `run=… <key>=<name> data=…` event of runtime `f` (`items`: see [`Inner::Event`]);
+/// false when this build does not read `f`.
+#[cfg_attr(not(feature = "openclaw"), allow(unused_variables))]
+fn read_event(f: Format, items: bool, run: &str, name: &str, data: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
+    match f {
+        #[cfg(feature = "openclaw")]
+        Format::OpenClaw => {
+            openclaw::log_event(run, name, data, items, ts, out);
+            true
+        }
+        #[cfg(feature = "hermes")]
+        Format::HermesGateway => {
+            hermes::gateway_event(run, name, data, ts, out);
+            true
+        }
+        _ => false,
+    }
+}
+
 /// A line that is not a JSON object: a text runtime that knows its marks (Hermes) reads
 /// it, else the plain-text rules. `format` is the forced or locked runtime. Returns who
 /// read it and how sure that is (for the stateful parser's lock).
@@ -339,8 +438,6 @@ pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<En
     if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
         return if hermes::is_local_mark(line) {
             (Format::Hermes, Confidence::Sure)
-        } else if common::has(line, "[hermes-gateway") {
-            (Format::HermesGateway, Confidence::Sure)
         } else {
             // Thinking, `[tool]` starts and spinner remnants: Hermes-like, not proof.
             (Format::Hermes, Confidence::Maybe)

@@ -27,7 +27,9 @@
 //! Paperclip adapter log lines (`packages/adapters/openclaw-gateway` execute.ts):
 //! `[openclaw-gateway:event] run=<id> stream=<stream> data=<json>` (agent events only, no
 //! chat stream: `assistant` data is shown as its `delta`, or its `text`) and
-//! `[openclaw-gateway] …` (system). [`parse_log_line`] reads them for `plain`.
+//! `[openclaw-gateway] …` (system); its forks write the same lines under `[openclaw-bridge…]`
+//! (gregagi/paperclip-openclaw-bridge) and `[clawclip…]` (pablorq/ClawClip). The prefixes are
+//! taken off by `common::envelope` (table: `formats::WRAPPERS`); [`log_event`] reads the event.
 //!
 //! Evidence: no capture exists; fixtures are doc-derived (tests/fixtures/openclaw/
 //! PROVENANCE.md). Message shapes also checked against the @clawboo/protocol conformance
@@ -158,44 +160,24 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     }
 }
 
-/// Reads a Paperclip adapter log line. False if it is not one (plain text then shows it).
-pub fn parse_log_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
-    let t = line.trim();
-    if let Some(rest) = t.strip_prefix("[openclaw-gateway:event]") {
-        let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("run=") else {
-            return false;
-        };
-        let Some((run, rest)) = rest.split_once(' ') else {
-            return false;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix("stream=") else {
-            return false;
-        };
-        let (stream, data) = match rest.split_once(' ') {
-            Some((s, d)) => (s, d.trim_start().strip_prefix("data=").unwrap_or("")),
-            None => (rest, ""),
-        };
-        match json::read::parse(data.trim()) {
-            Some(d @ Value::Object(_)) => {
-                let mut payload = json::Map::default();
-                payload.insert("runId", Value::String(run.into()));
-                payload.insert("stream", Value::String(stream.into()));
-                payload.insert("data", d);
-                agent(&Value::Object(payload), Source::AdapterLog, ts, None, out);
-            }
-            _ => out.emit(Entry::system(
-                ts,
-                format!("openclaw {stream} event (data not readable)"),
-            )),
+/// One `[openclaw-gateway:event] run=<id> stream=<stream> data=<json>` line of the Paperclip
+/// adapter's log (or of its forks': `[openclaw-bridge:event]`, `[clawclip:event]`), split by
+/// `common::envelope`: an agent event with no chat stream beside it. `items`: the adapter
+/// forwards the `item` stream in place of the `tool` stream (ClawClip's `execute.ts` passes on
+/// lifecycle, assistant, command_output, item and error only), so its tool cards come from
+/// `item` events; the others forward every stream, and `item` repeats what `tool` shows.
+pub fn log_event(run: &str, stream: &str, data: &str, items: bool, ts: &str, out: &mut Vec<Entry>) {
+    match json::read::parse(data) {
+        Some(d @ Value::Object(_)) => {
+            let mut payload = json::Map::default();
+            payload.insert("runId", Value::String(run.into()));
+            payload.insert("stream", Value::String(stream.into()));
+            payload.insert("data", d);
+            let source = if items { Source::ItemLog } else { Source::AdapterLog };
+            agent(&Value::Object(payload), source, ts, None, out);
         }
-        return true;
+        _ => out.emit(Entry::system(ts, format!("openclaw {stream} event (data not readable)"))),
     }
-    if let Some(rest) = t.strip_prefix("[openclaw-gateway]") {
-        out.emit(Entry::system(ts, rest.trim()));
-        return true;
-    }
-    false
 }
 
 fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
@@ -240,12 +222,14 @@ fn event(name: &str, payload: &Value, ts: &str, state: Option<&mut State>, out: 
     }
 }
 
-/// Where an agent event came from: gateway frames (a chat stream carries the reply too) or
-/// the Paperclip adapter log (agent events only).
+/// Where an agent event came from: gateway frames (a chat stream carries the reply too), the
+/// Paperclip adapter log (agent events only), or an adapter log with `item` events in place of
+/// `tool` events ([`log_event`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Source {
     Frames,
     AdapterLog,
+    ItemLog,
 }
 
 fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
@@ -255,7 +239,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
     let phase = str_of(data, "phase").unwrap_or("");
     match stream {
         "assistant" => match (source, state) {
-            (Source::AdapterLog, _) => {
+            (Source::AdapterLog | Source::ItemLog, _) => {
                 if let Some(d) = str_of(data, "delta").filter(|d| !d.is_empty()) {
                     out.emit(Entry::assistant_delta(ts, d));
                 } else if let Some(t) = str_of(data, "text").filter(|t| !t.is_empty()) {
@@ -273,6 +257,10 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
             }
         },
         "tool" => tool(data, run_id, phase, ts, out),
+        "item" if source == Source::ItemLog => item(data, run_id, phase, ts, out),
+        // The `tool` stream shows the same calls with their arguments and results; a command's
+        // output (`command_output` deltas and end) is also its item's or tool result's content.
+        "item" | "command_output" => {}
         "lifecycle" => match phase {
             "start" => out.emit(Entry::system(ts, "agent run started")),
             "end" => {
@@ -362,6 +350,39 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
                 is_error,
             ));
         }
+    }
+}
+
+/// An `item` event (OpenClaw `AgentItemEventData`: `itemId`, `phase` start|update|end,
+/// `kind` tool|command|patch, `name`, `title`, `meta`, `status`, `toolCallId`, `summary`,
+/// `error`; `src/agents/pi-embedded-subscribe.handlers.tools.ts`). A tool's item opens the
+/// card and closes it; an exec tool (`exec`, `bash`) also has a command item, whose end carries
+/// the command's output, so that one closes the card. Updates show nothing.
+fn item(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>) {
+    let name = str_of(data, "name").unwrap_or("tool");
+    let kind = str_of(data, "kind").unwrap_or("");
+    let call_id = str_of(data, "toolCallId");
+    let id = call_id.or_else(|| str_of(data, "itemId")).map_or_else(|| format!("openclaw-{run_id}-{name}"), str::owned);
+    let exec = matches!(name, "exec" | "bash");
+    match phase {
+        "start" if kind == "tool" || call_id.is_none() => {
+            let input = match (str_of(data, "meta"), str_of(data, "title")) {
+                (Some(m), _) => common::object([("meta", Some(Json::from(m)))]),
+                (None, Some(t)) => common::object([("title", Some(Json::from(t)))]),
+                _ => common::empty_object(),
+            };
+            out.emit(Entry::tool_call(ts, name, input, Some(id)));
+        }
+        "end" if kind == "command" || (kind == "tool" && !exec) || call_id.is_none() => {
+            let status = str_of(data, "status").unwrap_or("completed");
+            let failed = status == "failed";
+            let content = ["error", "output", "summary"]
+                .iter()
+                .find_map(|k| str_of(data, k).filter(|t| !t.is_empty()).filter(|_| *k != "error" || failed))
+                .unwrap_or(status);
+            out.emit(Entry::tool_result(ts, id, Some(name.owned()), content, failed));
+        }
+        _ => {}
     }
 }
 

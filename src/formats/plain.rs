@@ -1,26 +1,26 @@
 //! Plain text: every stdout line that is not a JSON object (CLIs without a JSON mode such as
 //! `copilot -p`, progress output, stack traces, wrapper log lines).
 //!
-//! What it does, in order:
-//! 1. Lines the Paperclip OpenClaw gateway adapter writes (`[openclaw-gateway:event] run=…
-//!    stream=… data={…}` and `[openclaw-gateway] …`) are handed to
-//!    [`super::openclaw::parse_log_line`], so that adapter's transcript is readable.
-//! 2. A one-line JSON array of objects (buffered `--output-format json` output, e.g. Qwen
-//!    Code's) is read element by element as JSON lines, so it never shows as raw JSON.
-//! 3. Terminal escape sequences are removed by a small state machine ([`strip_ansi`]): CSI
+//! What it does, in order (the prefixes adapters put in front of known lines, such as
+//! `[openclaw-gateway:event]`, are taken off before, by `formats::unwrap`):
+//! 1. A one-line JSON array of objects (buffered `--output-format json` output, e.g. Qwen
+//!    Code's, or an array of transcript entries) is read element by element as JSON lines, so
+//!    it never shows as raw JSON.
+//! 2. Terminal escape sequences are removed by a small state machine ([`strip_ansi`]): CSI
 //!    (`ESC [ … final`, incl. SGR colours), OSC (`ESC ] … BEL` or `ESC ] … ESC \`), DCS/SOS/
 //!    PM/APC strings, two-byte escapes (`ESC 7`, `ESC (B`, …), their 8-bit C1 forms, and a
 //!    lone `ESC`. Backspace erases the previous character; other control characters except
 //!    tab are dropped.
-//! 4. Carriage-return overwrites (progress bars): only the text after the last `\r` that is
+//! 3. Carriage-return overwrites (progress bars): only the text after the last `\r` that is
 //!    followed by something visible is kept, as a terminal would show it.
-//! 5. A line that is empty after cleaning gives **no entry** (it showed nothing on a
+//! 4. A line that is empty after cleaning gives **no entry** (it showed nothing on a
 //!    terminal either, e.g. a bare colour reset or cursor move).
-//! 6. Obvious error/warning markers (`error:`, `Error:`, `ERROR`, `fatal:`, `panic:`,
+//! 5. Obvious error/warning markers (`error:`, `Error:`, `ERROR`, `fatal:`, `panic:`,
 //!    `Traceback (most recent call last)`, `XyzError: …`, `warning:`, `npm ERR!`, `[stderr]`
 //!    …) make a
-//!    `stderr` entry; `[paperclip] …` / `[system] …` lines make a `system` entry; anything else
-//!    is `stdout` with the cleaned text.
+//!    `stderr` entry; `[system] …` lines and an adapter's own notices (`[paperclip] …`,
+//!    `[custom-llm-local] …`, `[nanoclaw] …`, `[lmstudio-adapter] …`, shown whole) make a
+//!    `system` entry; anything else is `stdout` with the cleaned text.
 //!
 //! Evidence: ECMA-48 / xterm control sequences (CSI, OSC, ST, C1 forms); the marker list
 //! follows what cargo, rustc, npm, git, Go and CPython print (see docs/formats/plain.md).
@@ -33,12 +33,6 @@ use crate::formats::common::Owned;
 
 /// The entries for one non-JSON line (already without its trailing `\r\n`).
 pub fn parse(line: &str, ts: &str, out: &mut Vec<Entry>) {
-    #[cfg(feature = "openclaw")]
-    if line.trim_start().starts_with("[openclaw-gateway")
-        && super::openclaw::parse_log_line(line, ts, out)
-    {
-        return;
-    }
     if json_array(line, ts, out) {
         return;
     }
@@ -67,6 +61,9 @@ fn json_array(line: &str, ts: &str, out: &mut Vec<Entry>) -> bool {
         if super::common::budget::stopped() {
             super::common::budget::skip(items.len() - i);
             break;
+        }
+        if super::entries::read(item, ts, true, out) {
+            continue;
         }
         match super::detect_json(item) {
             Some((format, _)) => super::parse_json(format, item, "", ts, None, out),
@@ -257,7 +254,7 @@ pub(crate) fn classify(ts: &str, text: String) -> Entry {
     if let Some(rest) = strip_tag(t, "[system]") {
         return Entry::system(ts, rest);
     }
-    if t.starts_with("[paperclip]") {
+    if ADAPTER_NOTICES.iter().any(|p| t.starts_with(p)) {
         return Entry::system(ts, t);
     }
     if has_marker(t) {
@@ -265,6 +262,11 @@ pub(crate) fn classify(ts: &str, text: String) -> Entry {
     }
     Entry::stdout(ts, text)
 }
+
+/// The tags adapters put in front of their own notices, shown with the tag: the host's
+/// `[paperclip]`, and those of paperclip-adapter-custom-llm-local (`transports/*.js`),
+/// nanoclaw-paperclip-adapter (`src/index.ts`) and paperclip-adapter-lmstudio (`execute.ts`).
+const ADAPTER_NOTICES: &[&str] = &["[paperclip]", "[custom-llm-local]", "[nanoclaw]", "[lmstudio-adapter]"];
 
 /// `tag` at the start (ASCII case-insensitive), then the rest without leading blanks.
 fn strip_tag<'a>(t: &'a str, tag: &str) -> Option<&'a str> {

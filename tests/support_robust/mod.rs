@@ -358,8 +358,10 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
                 p.push("`input` is required".into());
             }
             check_opt(e, "toolUseId", is_str, &mut p);
+            check_opt(e, "invocationId", is_str, &mut p);
+            check_opt(e, "actionRequestId", is_str, &mut p);
             check_opt(e, "parentToolUseId", is_str, &mut p);
-            &["name", "input", "toolUseId", "parentToolUseId"]
+            &["name", "input", "toolUseId", "invocationId", "actionRequestId", "parentToolUseId"]
         }
         "tool_result" => {
             check_str(e, "toolUseId", &mut p);
@@ -407,6 +409,23 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
             }
             &["text", "changeType"]
         }
+        // The host's own kinds, only ever passed through from a line that is one
+        // (formats::entries checks their types): the host's field names, nothing else.
+        "provider_activity" => &["family", "eventType", "status", "title", "summary", "payload"],
+        "workspace_change" => &["changeSetId", "revision", "source", "complete", "files", "totals", "patchArtifactRef"],
+        "workspace_file_reference" => &[
+            "referenceId", "source", "path", "displayName", "mediaType", "presentation", "line", "preview",
+            "previewTruncated", "contentDigest",
+        ],
+        "runtime_request" => &[
+            "requestId", "requestKind", "turnId", "requestType", "status", "prompt", "choices", "fields", "questionSet",
+            "resolvedAction", "response",
+        ],
+        "run_result" => &[
+            "disposition", "summary", "objectiveSatisfied", "verification", "remainingWork", "blocker", "artifacts",
+            "acceptedResponseWake",
+        ],
+        "run_terminal" => &["turnState", "runState", "disposition", "stopReason"],
         other => {
             p.push(format!("unknown kind {other:?}"));
             &[]
@@ -588,6 +607,13 @@ fn claude_message(v: &Value, kind: &str) -> bool {
 
 /// The documented invisible kinds, each with its reason. Anything else that shows nothing
 /// fails the tests; an entry that never matches an invisible corpus line fails too.
+/// The stream of an adapter-log event line (`[…:event] run=<id> stream=<stream> …`).
+fn common_event(line: &str) -> Option<&str> {
+    let rest = &line[line.find(":event] run=")?..];
+    let s = &rest[rest.find(" stream=")? + 8..];
+    Some(s.split_whitespace().next().unwrap_or(""))
+}
+
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
         documented_in: "docs/formats/hermes.md, hermes_local (`[tool]` start lines, spinner remnants)",
@@ -739,6 +765,11 @@ pub const INVISIBLE: &[Invisible] = &[
                     || ev == "agent" && at(p, &["stream"]).as_str() == Some("tool") && at(p, &["data", "phase"]).as_str() == Some("update")
             })
         },
+    },
+    Invisible {
+        documented_in: "docs/formats/openclaw.md, Paperclip adapter log lines",
+        reason: "an OpenClaw adapter-log `item` or `command_output` event that repeats what the tool stream or the item's end shows (an item update, a command item's start, an exec tool's end, command output)",
+        applies: |v, line| v.is_none() && common_event(line).is_some_and(|s| s == "item" || s == "command_output"),
     },
     Invisible {
         documented_in: "docs/formats/claude.md, progress (session) / file-history-snapshot",

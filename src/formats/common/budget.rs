@@ -154,8 +154,8 @@ pub fn weight(e: &Entry) -> usize {
             esc(text) + o(item_id) + o(parent_tool_use_id) + 3 * F
         }
         Entry::User { text, parent_tool_use_id, .. } => esc(text) + o(parent_tool_use_id) + F,
-        Entry::ToolCall { name, input, tool_use_id, parent_tool_use_id, .. } => {
-            esc(name) + json_weight(input) + o(tool_use_id) + o(parent_tool_use_id) + 2 * F
+        Entry::ToolCall { name, input, tool_use_id, invocation_id, action_request_id, parent_tool_use_id, .. } => {
+            esc(name) + json_weight(input) + o(tool_use_id) + o(invocation_id) + o(action_request_id) + o(parent_tool_use_id) + 2 * F
         }
         Entry::ToolResult { tool_use_id, tool_name, content, parent_tool_use_id, .. } => {
             esc(tool_use_id) + o(tool_name) + esc(content) + o(parent_tool_use_id) + 4 * F
@@ -168,6 +168,7 @@ pub fn weight(e: &Entry) -> usize {
             esc(text) + F
         }
         Entry::Diff { text, .. } => esc(text) + 2 * F,
+        Entry::Other(o) => json_weight(&o.fields) + F,
     }
 }
 

@@ -90,22 +90,14 @@ fn one_failure_reported_by_two_streams_is_shown_once_when_stateful() {
 
 #[test]
 fn adapter_log_lines() {
-    let mut out = Vec::new();
-    assert!(parse_log_line(
-        r#"[openclaw-gateway:event] run=r1 stream=assistant data={"text":"Hi","delta":"Hi"}"#,
-        "t",
-        &mut out
-    ));
-    assert!(parse_log_line(
-        "[openclaw-gateway] connected protocol=3",
-        "t",
-        &mut out
-    ));
-    assert!(!parse_log_line(
-        "[openclaw-gateway:event] garbage",
-        "t",
-        &mut out
-    ));
+    let read = |l: &str| crate::parser::parse_line(l, "t");
+    let out = read(r#"[openclaw-gateway:event] run=r1 stream=assistant data={"text":"Hi","delta":"Hi"}"#);
     assert!(matches!(&out[0], Entry::Assistant { text, delta: Some(true), .. } if text == "Hi"));
-    assert!(matches!(&out[1], Entry::System { text, .. } if text == "connected protocol=3"));
+    assert_eq!(read("[openclaw-gateway] connected protocol=3"), vec![Entry::system("t", "connected protocol=3")]);
+    assert_eq!(read("[openclaw-gateway:event] garbage"), vec![Entry::stdout("t", "[openclaw-gateway:event] garbage")]);
+    // The forks' prefixes read the same way.
+    let bridge = read(r#"[openclaw-bridge:event] run=r1 stream=error data={"message":"socket closed"}"#);
+    assert!(matches!(&bridge[0], Entry::Stderr { text, .. } if text.contains("socket closed")));
+    let clip = read(r#"[clawclip:event] run=r1 stream=assistant data={"delta":"x"}"#);
+    assert_eq!(clip, vec![Entry::assistant_delta("t", "x")]);
 }
