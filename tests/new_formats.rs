@@ -20,6 +20,8 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    Case { file: "pi/omp-pierrickgt-01-plain-answer.jsonl", format: Format::Pi, has_result: true, stateless_lines: true, init: true },
+    Case { file: "pi/omp-derived-session-events.jsonl", format: Format::Pi, has_result: false, stateless_lines: true, init: true },
     Case { file: "claude/doc-qwen-session-start.jsonl", format: Format::Claude, has_result: true, stateless_lines: true, init: true },
 ];
 

@@ -96,6 +96,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("pi", Format::Pi),
     ("pi-local", Format::Pi),
     ("pi_local", Format::Pi),
+    // oh-my-pi prints pi's events plus its own (pi/omp.rs).
+    ("omp", Format::Pi),
+    ("oh-my-pi", Format::Pi),
+    ("omp_local", Format::Pi),
+    ("omp-local", Format::Pi),
     ("openclaw", Format::OpenClaw),
     ("openclaw-gateway", Format::OpenClaw),
     ("openclaw_gateway", Format::OpenClaw),

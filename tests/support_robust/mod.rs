@@ -710,10 +710,10 @@ pub const INVISIBLE: &[Invisible] = &[
     },
     Invisible {
         documented_in: "docs/formats/pi.md, One carrier per thing",
-        reason: "pi events whose content another event carries (message_start/update, turn_start, tool_execution_update, toolResult message_end)",
+        reason: "pi events whose content another event carries (message_start/update, turn_start, tool_execution_update, omp tool_stream_update, toolResult message_end)",
         applies: |v, _| {
             v.is_some_and(|v| {
-                matches!(ty(v), "message_start" | "message_update" | "turn_start" | "tool_execution_update")
+                matches!(ty(v), "message_start" | "message_update" | "turn_start" | "tool_execution_update" | "tool_stream_update")
                     || ty(v) == "message_end" && at(v, &["message", "role"]).as_str() == Some("toolResult")
                     || ty(v) == "message_end" && at(v, &["message", "role"]).as_str() == Some("assistant") && {
                         // Assistant messages show their text and thinking; tool calls come from
