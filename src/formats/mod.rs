@@ -89,6 +89,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("opencode", Format::OpenCode),
     ("opencode-local", Format::OpenCode),
     ("opencode_local", Format::OpenCode),
+    // Kilo CLI 1.x (`kilo run --format json`) is OpenCode's run command: the same events.
+    ("kilo", Format::OpenCode),
+    ("kilocode", Format::OpenCode),
+    ("kilo-local", Format::OpenCode),
+    ("kilo_local", Format::OpenCode),
     ("cursor", Format::Cursor),
     ("cursor-agent", Format::Cursor),
     ("cursor_local", Format::Cursor),
