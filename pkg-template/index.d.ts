@@ -97,6 +97,11 @@ export type RuntimeFormat =
   | "hermes_local"
   | "hermes-gateway"
   | "hermes_gateway"
+  | "letta"
+  | "letta-code"
+  | "letta_code"
+  | "letta-local"
+  | "letta_local"
   | "plain"
   | "text";
 

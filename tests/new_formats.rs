@@ -23,6 +23,8 @@ const CASES: &[Case] = &[
     Case { file: "pi/omp-pierrickgt-01-plain-answer.jsonl", format: Format::Pi, has_result: true, stateless_lines: true, init: true },
     Case { file: "pi/omp-derived-session-events.jsonl", format: Format::Pi, has_result: false, stateless_lines: true, init: true },
     Case { file: "opencode/kilo-derived-run.jsonl", format: Format::OpenCode, has_result: true, stateless_lines: true, init: false },
+    Case { file: "letta/derived-stream-json.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
+    Case { file: "letta/derived-partial-messages.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
     Case { file: "claude/doc-qwen-session-start.jsonl", format: Format::Claude, has_result: true, stateless_lines: true, init: true },
 ];
 

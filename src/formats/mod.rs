@@ -40,6 +40,9 @@ pub mod openclaw;
 pub mod opencode;
 #[cfg(feature = "pi")]
 pub mod pi;
+// Letta Code `letta -p … --output-format stream-json` (letta.rs).
+#[cfg(feature = "letta")]
+pub mod letta;
 pub mod plain;
 
 use crate::entry::Entry;
@@ -67,6 +70,8 @@ pub enum Format {
     Hermes,
     /// Paperclip's `hermes_gateway` log lines; read from text lines.
     HermesGateway,
+    /// Letta Code `letta -p … --output-format stream-json` (letta.rs).
+    Letta,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -128,6 +133,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("hermes_local", Format::Hermes),
     ("hermes-gateway", Format::HermesGateway),
     ("hermes_gateway", Format::HermesGateway),
+    ("letta", Format::Letta),
+    ("letta-code", Format::Letta),
+    ("letta_code", Format::Letta),
+    ("letta-local", Format::Letta),
+    ("letta_local", Format::Letta),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -136,10 +146,14 @@ impl Format {
     /// JSON runtimes in detection order: when two modules are equally sure, the earlier wins.
     /// Cursor and Amp come before Claude because their lines are Claude-like with extra
     /// marks that only they print.
-    /// The runtimes added later come last so they never take a line an earlier one reads.
-    pub const JSON: [Format; 12] = [
+    /// The runtimes added later come last so they never take a line an earlier one reads;
+    /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
+    /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
+    /// `run_ids`) that no Claude line has.
+    pub const JSON: [Format; 13] = [
         Format::Cursor,
         Format::Amp,
+        Format::Letta,
         Format::Claude,
         Format::Codex,
         Format::Gemini,
@@ -168,6 +182,7 @@ impl Format {
             Format::CursorCloud => "cursor_cloud",
             Format::Hermes => "hermes",
             Format::HermesGateway => "hermes_gateway",
+            Format::Letta => "letta",
             Format::Plain => "plain",
         }
     }
@@ -199,6 +214,7 @@ impl Format {
             Format::Kimi => cfg!(feature = "kimi"),
             Format::CursorCloud => cfg!(feature = "cursor_cloud"),
             Format::Hermes | Format::HermesGateway => cfg!(feature = "hermes"),
+            Format::Letta => cfg!(feature = "letta"),
             Format::Plain => true,
         }
     }
@@ -230,6 +246,8 @@ impl Format {
             Format::Kimi => kimi::detect(v),
             #[cfg(feature = "cursor_cloud")]
             Format::CursorCloud => cursor_cloud::detect(v),
+            #[cfg(feature = "letta")]
+            Format::Letta => letta::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -295,6 +313,8 @@ pub fn parse_json(
         Format::Kimi => kimi::parse(v, line, ts, None, out),
         #[cfg(feature = "cursor_cloud")]
         Format::CursorCloud => cursor_cloud::parse(v, line, ts, None, out),
+        #[cfg(feature = "letta")]
+        Format::Letta => letta::parse(v, line, ts, None, out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
