@@ -102,6 +102,10 @@ export type RuntimeFormat =
   | "letta_code"
   | "letta-local"
   | "letta_local"
+  | "cline"
+  | "cline-cli"
+  | "cline_local"
+  | "cline-local"
   | "plain"
   | "text";
 

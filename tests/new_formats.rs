@@ -25,6 +25,8 @@ const CASES: &[Case] = &[
     Case { file: "opencode/kilo-derived-run.jsonl", format: Format::OpenCode, has_result: true, stateless_lines: true, init: false },
     Case { file: "letta/derived-stream-json.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
     Case { file: "letta/derived-partial-messages.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
+    Case { file: "cline/derived-json-run.jsonl", format: Format::Cline, has_result: true, stateless_lines: true, init: true },
+    Case { file: "cline/derived-failed-run.jsonl", format: Format::Cline, has_result: false, stateless_lines: true, init: true },
     Case { file: "claude/doc-qwen-session-start.jsonl", format: Format::Claude, has_result: true, stateless_lines: true, init: true },
 ];
 

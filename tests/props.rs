@@ -24,7 +24,7 @@ use support_robust::*;
 
 const TS: &str = "2026-01-01T00:00:00.000Z";
 
-const ALL_FORMATS: [Format; 16] = [
+const ALL_FORMATS: [Format; 17] = [
     Format::Claude,
     Format::Codex,
     Format::Gemini,
@@ -40,6 +40,7 @@ const ALL_FORMATS: [Format; 16] = [
     Format::Hermes,
     Format::HermesGateway,
     Format::Letta,
+    Format::Cline,
     Format::Plain,
 ];
 

@@ -43,6 +43,9 @@ pub mod pi;
 // Letta Code `letta -p … --output-format stream-json` (letta.rs).
 #[cfg(feature = "letta")]
 pub mod letta;
+// Cline CLI 2.x `cline --json` (cline.rs).
+#[cfg(feature = "cline")]
+pub mod cline;
 pub mod plain;
 
 use crate::entry::Entry;
@@ -72,6 +75,8 @@ pub enum Format {
     HermesGateway,
     /// Letta Code `letta -p … --output-format stream-json` (letta.rs).
     Letta,
+    /// Cline CLI 2.x `cline --json` (cline.rs).
+    Cline,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -138,6 +143,10 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("letta_code", Format::Letta),
     ("letta-local", Format::Letta),
     ("letta_local", Format::Letta),
+    ("cline", Format::Cline),
+    ("cline-cli", Format::Cline),
+    ("cline_local", Format::Cline),
+    ("cline-local", Format::Cline),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -150,7 +159,7 @@ impl Format {
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 13] = [
+    pub const JSON: [Format; 14] = [
         Format::Cursor,
         Format::Amp,
         Format::Letta,
@@ -164,6 +173,7 @@ impl Format {
         Format::CursorCloud,
         Format::Grok,
         Format::Kimi,
+        Format::Cline,
     ];
 
     pub fn name(self) -> &'static str {
@@ -183,6 +193,7 @@ impl Format {
             Format::Hermes => "hermes",
             Format::HermesGateway => "hermes_gateway",
             Format::Letta => "letta",
+            Format::Cline => "cline",
             Format::Plain => "plain",
         }
     }
@@ -215,6 +226,7 @@ impl Format {
             Format::CursorCloud => cfg!(feature = "cursor_cloud"),
             Format::Hermes | Format::HermesGateway => cfg!(feature = "hermes"),
             Format::Letta => cfg!(feature = "letta"),
+            Format::Cline => cfg!(feature = "cline"),
             Format::Plain => true,
         }
     }
@@ -248,6 +260,8 @@ impl Format {
             Format::CursorCloud => cursor_cloud::detect(v),
             #[cfg(feature = "letta")]
             Format::Letta => letta::detect(v),
+            #[cfg(feature = "cline")]
+            Format::Cline => cline::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -277,6 +291,8 @@ pub struct States {
     pub acp: acp::State,
     #[cfg(feature = "grok")]
     pub grok: grok::State,
+    #[cfg(feature = "cline")]
+    pub cline: cline::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -315,6 +331,8 @@ pub fn parse_json(
         Format::CursorCloud => cursor_cloud::parse(v, line, ts, None, out),
         #[cfg(feature = "letta")]
         Format::Letta => letta::parse(v, line, ts, None, out),
+        #[cfg(feature = "cline")]
+        Format::Cline => cline::parse(v, line, ts, states.map(|s| &mut s.cline), out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
