@@ -27,6 +27,8 @@ const CASES: &[Case] = &[
     Case { file: "letta/derived-partial-messages.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
     Case { file: "cline/derived-json-run.jsonl", format: Format::Cline, has_result: true, stateless_lines: true, init: true },
     Case { file: "cline/derived-failed-run.jsonl", format: Format::Cline, has_result: false, stateless_lines: true, init: true },
+    Case { file: "acp/grok-derived-stored-history.jsonl", format: Format::Acp, has_result: true, stateless_lines: true, init: false },
+    Case { file: "acp/bridge-unwrapped-updates.jsonl", format: Format::Acp, has_result: false, stateless_lines: true, init: false },
     Case { file: "claude/doc-qwen-session-start.jsonl", format: Format::Claude, has_result: true, stateless_lines: true, init: true },
 ];
 
