@@ -106,6 +106,10 @@ export type RuntimeFormat =
   | "cline-cli"
   | "cline_local"
   | "cline-local"
+  | "openhands"
+  | "openhands-cli"
+  | "openhands_local"
+  | "openhands-local"
   | "plain"
   | "text";
 

@@ -139,6 +139,7 @@ fn nesting_inside_the_limit_fits_a_1_mb_stack() {
                     Format::Acp, Format::Grok, Format::Kimi, Format::CursorCloud, Format::Hermes, Format::HermesGateway,
                     Format::Letta,
                     Format::Cline,
+                    Format::OpenHands,
                 ] {
                     ok(&parse_line_as(f, line, TS));
                     ok(&StdoutParser::with_format(f).parse_line(line, TS));

@@ -29,6 +29,9 @@ const CASES: &[Case] = &[
     Case { file: "cline/derived-failed-run.jsonl", format: Format::Cline, has_result: false, stateless_lines: true, init: true },
     Case { file: "acp/grok-derived-stored-history.jsonl", format: Format::Acp, has_result: true, stateless_lines: true, init: false },
     Case { file: "acp/bridge-unwrapped-updates.jsonl", format: Format::Acp, has_result: false, stateless_lines: true, init: false },
+    Case { file: "openhands/derived-headless-json.log", format: Format::OpenHands, has_result: true, stateless_lines: false, init: false },
+    Case { file: "openhands/derived-sdk-events-compact.jsonl", format: Format::OpenHands, has_result: true, stateless_lines: true, init: false },
+    Case { file: "openhands/doc-json-output.jsonl", format: Format::OpenHands, has_result: false, stateless_lines: true, init: false },
     Case { file: "claude/doc-qwen-session-start.jsonl", format: Format::Claude, has_result: true, stateless_lines: true, init: true },
 ];
 
@@ -97,7 +100,17 @@ fn new_format_fixtures_are_read_whole() {
         }
         if case.has_result {
             assert!(stateful.iter().any(|e| matches!(e, Entry::Result { .. })), "{}: no result", case.file);
-            assert!(stateful.iter().any(|e| matches!(e, Entry::Assistant { .. })), "{}: no answer", case.file);
+            // A run that ended well has an answer; a failed one shows its failure as an error.
+            let ok = stateful.iter().any(|e| matches!(e, Entry::Result { is_error: false, .. }));
+            if ok {
+                assert!(stateful.iter().any(|e| matches!(e, Entry::Assistant { .. })), "{}: no answer", case.file);
+            } else {
+                assert!(
+                    stateful.iter().any(|e| matches!(e, Entry::Stderr { .. } | Entry::ToolResult { is_error: true, .. } | Entry::Result { is_error: true, .. })),
+                    "{}: a failed run shows no error",
+                    case.file
+                );
+            }
         }
     }
 }

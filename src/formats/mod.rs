@@ -46,6 +46,9 @@ pub mod letta;
 // Cline CLI 2.x `cline --json` (cline.rs).
 #[cfg(feature = "cline")]
 pub mod cline;
+// OpenHands CLI `openhands --headless --json` (openhands.rs).
+#[cfg(feature = "openhands")]
+pub mod openhands;
 pub mod plain;
 
 use crate::entry::Entry;
@@ -77,6 +80,8 @@ pub enum Format {
     Letta,
     /// Cline CLI 2.x `cline --json` (cline.rs).
     Cline,
+    /// OpenHands CLI `openhands --headless --json` (openhands.rs).
+    OpenHands,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -147,6 +152,10 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("cline-cli", Format::Cline),
     ("cline_local", Format::Cline),
     ("cline-local", Format::Cline),
+    ("openhands", Format::OpenHands),
+    ("openhands-cli", Format::OpenHands),
+    ("openhands_local", Format::OpenHands),
+    ("openhands-local", Format::OpenHands),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -159,7 +168,7 @@ impl Format {
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 14] = [
+    pub const JSON: [Format; 15] = [
         Format::Cursor,
         Format::Amp,
         Format::Letta,
@@ -174,6 +183,7 @@ impl Format {
         Format::Grok,
         Format::Kimi,
         Format::Cline,
+        Format::OpenHands,
     ];
 
     pub fn name(self) -> &'static str {
@@ -194,6 +204,7 @@ impl Format {
             Format::HermesGateway => "hermes_gateway",
             Format::Letta => "letta",
             Format::Cline => "cline",
+            Format::OpenHands => "openhands",
             Format::Plain => "plain",
         }
     }
@@ -227,6 +238,7 @@ impl Format {
             Format::Hermes | Format::HermesGateway => cfg!(feature = "hermes"),
             Format::Letta => cfg!(feature = "letta"),
             Format::Cline => cfg!(feature = "cline"),
+            Format::OpenHands => cfg!(feature = "openhands"),
             Format::Plain => true,
         }
     }
@@ -262,6 +274,8 @@ impl Format {
             Format::Letta => letta::detect(v),
             #[cfg(feature = "cline")]
             Format::Cline => cline::detect(v),
+            #[cfg(feature = "openhands")]
+            Format::OpenHands => openhands::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -291,6 +305,8 @@ pub struct States {
     pub acp: acp::State,
     #[cfg(feature = "grok")]
     pub grok: grok::State,
+    #[cfg(feature = "openhands")]
+    pub openhands: openhands::State,
     #[cfg(feature = "cline")]
     pub cline: cline::State,
 }
@@ -333,6 +349,8 @@ pub fn parse_json(
         Format::Letta => letta::parse(v, line, ts, None, out),
         #[cfg(feature = "cline")]
         Format::Cline => cline::parse(v, line, ts, states.map(|s| &mut s.cline), out),
+        #[cfg(feature = "openhands")]
+        Format::OpenHands => openhands::parse(v, line, ts, states.map(|s| &mut s.openhands), out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
@@ -383,6 +401,12 @@ pub fn detect_json(v: &Value) -> Option<(Format, Confidence)> {
 /// it, else the plain-text rules. `format` is the forced or locked runtime. Returns who
 /// read it and how sure that is (for the stateful parser's lock).
 pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<Entry>) -> (Format, Confidence) {
+    // OpenHands' event marker carries nothing itself (the stateful parser joins the event
+    // after it; docs/formats/openhands.md).
+    #[cfg(feature = "openhands")]
+    if line.trim() == openhands::MARKER {
+        return (Format::OpenHands, Confidence::Maybe);
+    }
     #[cfg(feature = "hermes")]
     if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
         return if hermes::is_local_mark(line) {
