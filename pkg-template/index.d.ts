@@ -110,6 +110,14 @@ export type RuntimeFormat =
   | "openhands-cli"
   | "openhands_local"
   | "openhands-local"
+  | "omp"
+  | "oh-my-pi"
+  | "omp_local"
+  | "omp-local"
+  | "kilo"
+  | "kilocode"
+  | "kilo-local"
+  | "kilo_local"
   | "plain"
   | "text";
 
