@@ -114,3 +114,23 @@ fn new_format_fixtures_are_read_whole() {
         }
     }
 }
+
+/// The names adapters and users know these CLIs by select the runtime that reads them.
+#[test]
+fn cli_and_adapter_names_select_their_reader() {
+    for (name, f) in [
+        ("letta", Format::Letta),
+        ("letta_local", Format::Letta),
+        ("cline", Format::Cline),
+        ("cline_local", Format::Cline),
+        ("openhands", Format::OpenHands),
+        ("openhands_local", Format::OpenHands),
+        ("omp", Format::Pi),
+        ("oh-my-pi", Format::Pi),
+        ("kilo", Format::OpenCode),
+        ("kilocode", Format::OpenCode),
+        ("qwen", Format::Claude),
+    ] {
+        assert_eq!(Format::from_name(name), Some(f), "{name}");
+    }
+}

@@ -40,13 +40,10 @@ pub mod openclaw;
 pub mod opencode;
 #[cfg(feature = "pi")]
 pub mod pi;
-// Letta Code `letta -p … --output-format stream-json` (letta.rs).
 #[cfg(feature = "letta")]
 pub mod letta;
-// Cline CLI 2.x `cline --json` (cline.rs).
 #[cfg(feature = "cline")]
 pub mod cline;
-// OpenHands CLI `openhands --headless --json` (openhands.rs).
 #[cfg(feature = "openhands")]
 pub mod openhands;
 pub mod plain;
