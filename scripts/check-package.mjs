@@ -20,7 +20,7 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // not for new code: a new module that needs more says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
 const CEILING = { default: 100 * 1024, full: 111 * 1024, runtime: 61 * 1024 };
-const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "openrouter"];
+const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";
 BUDGET["dist/ui-parser.stateless.js"] = "default";

@@ -572,6 +572,9 @@ pub struct StdoutParser {
     partial: String,
     /// Set while a line past `MAX_PARTIAL_BYTES` is arriving (then `partial` is empty).
     overlong: Option<Overlong>,
+    /// The lines of a pretty-printed OpenHands event being joined (formats/openhands.rs).
+    #[cfg(feature = "openhands")]
+    block: formats::openhands::Block,
 }
 
 impl StdoutParser {
@@ -613,6 +616,27 @@ impl StdoutParser {
     }
 
     fn parse_stamped_into(&mut self, line: &str, stamp: Stamp, out: &mut Vec<Entry>) {
+        // OpenHands prints each event as `--JSON Event--` and then one JSON object over many
+        // lines: those lines are held and read as the one object they make.
+        #[cfg(feature = "openhands")]
+        if self.forced.map_or(true, |f| f == Format::OpenHands) {
+            use formats::openhands::Feed;
+            match self.block.feed(line.strip_suffix('\r').unwrap_or(line)) {
+                Feed::Pass => {}
+                Feed::Hold => {
+                    // Only OpenHands prints the marker: what follows is its event stream.
+                    if self.forced.is_none() && self.locked.is_none() {
+                        self.locked = Some(Format::OpenHands);
+                    }
+                    return;
+                }
+                Feed::Done(text) => return self.read_into(&text, stamp, out),
+            }
+        }
+        self.read_into(line, stamp, out)
+    }
+
+    fn read_into(&mut self, line: &str, stamp: Stamp, out: &mut Vec<Entry>) {
         let start = out.len();
         let format = self.format();
         let seen = parse_stamped_into(line, stamp, format, Some(&mut self.states), out);
@@ -665,6 +689,11 @@ impl StdoutParser {
     /// Parses what is left after the last newline (end of stream).
     pub fn flush(&mut self, ts: &str) -> Vec<Entry> {
         let mut out = Vec::new();
+        // An OpenHands event cut off by the end of the stream: its text as it came.
+        #[cfg(feature = "openhands")]
+        if let Some(text) = self.block.take() {
+            out.emit(Entry::stdout(ts, text));
+        }
         if let Some(long) = self.overlong.take() {
             long.finish(ts, &mut out);
         }

@@ -137,6 +137,9 @@ fn nesting_inside_the_limit_fits_a_1_mb_stack() {
                 for f in [
                     Format::Claude, Format::Codex, Format::Gemini, Format::OpenCode, Format::Cursor, Format::Pi, Format::OpenClaw, Format::Amp,
                     Format::Acp, Format::Grok, Format::Kimi, Format::CursorCloud, Format::Hermes, Format::HermesGateway,
+                    Format::Letta,
+                    Format::Cline,
+                    Format::OpenHands,
                 ] {
                     ok(&parse_line_as(f, line, TS));
                     ok(&StdoutParser::with_format(f).parse_line(line, TS));

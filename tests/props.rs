@@ -24,7 +24,7 @@ use support_robust::*;
 
 const TS: &str = "2026-01-01T00:00:00.000Z";
 
-const ALL_FORMATS: [Format; 15] = [
+const ALL_FORMATS: [Format; 18] = [
     Format::Claude,
     Format::Codex,
     Format::Gemini,
@@ -39,6 +39,9 @@ const ALL_FORMATS: [Format; 15] = [
     Format::CursorCloud,
     Format::Hermes,
     Format::HermesGateway,
+    Format::Letta,
+    Format::Cline,
+    Format::OpenHands,
     Format::Plain,
 ];
 

@@ -33,6 +33,11 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
     ("gateway-chat-run.jsonl", &["assistant"], "stateful shows the reply while it streams, before the run's later frames; stateless at the final frame"),
     ("takopi-pi_print_mode_events.jsonl", &["thinking", "assistant"], "interleaved thinking/text deltas stay separate pieces after the host's merge"),
     ("grok/paperclip-adapter-run.jsonl", &["thinking"], "stateful puts back the newline Grok drops between two reasoning turns"),
+    ("openhands/derived-headless-json.log", &["stdout", "user", "assistant", "thinking", "tool_call", "tool_result", "system", "result", "stderr"], "OpenHands pretty-prints each event over many lines: only the stateful parser joins them (stateless they are plain text)"),
+    ("openhands/derived-sdk-events-compact.jsonl", &["result"], "OpenHands prints only running totals: the stateful end result carries the last ones, the stateless one none"),
+    ("openhands/doc-json-output.jsonl", &["tool_call", "tool_result"], "the docs' id-less actions are numbered by the stateful parser (openhands-action-<n>), stateless they pair as openhands-action"),
+    ("acp/bridge-unwrapped-updates.jsonl", &["assistant"], "stateful drops the agent text block restated as one chunk (docs/formats/acp.md, Restated text)"),
+    ("acp/grok-derived-stored-history.jsonl", &["assistant"], "stateful drops the final chunk sent twice (docs/formats/acp.md, Restated text)"),
     ("hermes-local-run.txt", &["stdout", "assistant", "stderr"], "once locked to Hermes, unmarked lines are the answer's prose (assistant) and bracketed log lines stderr; stateless they stay stdout"),
 ];
 

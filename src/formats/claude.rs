@@ -55,6 +55,8 @@ pub fn detect(v: &Value) -> Confidence {
         "summary" if v.get("leafUuid").is_some() => Confidence::Sure,
         "attachment" if v.get("attachment").is_some_and(Value::is_object) => Confidence::Sure,
         "system" => match str_of(v, "subtype").unwrap_or("") {
+            // Qwen Code's name for `init` (its headless docs): only Qwen prints it.
+            "session_start" => sure_unless_amp,
             "init" => {
                 let has = |k: &str| v.get(k).is_some();
                 let marked = has("claude_code_version")

@@ -197,6 +197,20 @@ fn block_text(block: &Value) -> String {
     }
 }
 
+/// Tool arguments as JSON: the encoded string parsed, the raw string kept when it is not
+/// JSON, `{}` when absent.
+pub fn arguments(args: Option<&Value>) -> Json {
+    match args {
+        None | Some(Value::Null) => Json::Object(Default::default()),
+        Some(Value::String(s)) if s.trim().is_empty() => Json::Object(Default::default()),
+        Some(Value::String(s)) => match read::parse(s.trim()) {
+            Some(parsed) => parsed.to_json(),
+            None => Json::from(s.to_string()),
+        },
+        Some(other) => other.to_json(),
+    }
+}
+
 /// `{}`.
 pub fn empty_object() -> Json {
     Json::Object(Map::default())

@@ -26,7 +26,7 @@
 use crate::prelude::*;
 use super::common::{self, content_text, nonempty_str, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
-use crate::json::{self, Json, Value};
+use crate::json::Value;
 
 #[derive(Debug, Default)]
 pub struct State;
@@ -115,23 +115,9 @@ fn assistant(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         out.emit(Entry::tool_call(
             ts,
             name,
-            arguments(args),
+            common::arguments(args),
             nonempty_str(call, "id").map(str::to_owned),
         ));
-    }
-}
-
-/// Tool arguments as JSON: the encoded string parsed, the raw string kept when it is not
-/// JSON, `{}` when absent.
-fn arguments(args: Option<&Value>) -> Json {
-    match args {
-        None | Some(Value::Null) => Json::Object(Default::default()),
-        Some(Value::String(s)) if s.trim().is_empty() => Json::Object(Default::default()),
-        Some(Value::String(s)) => match json::read::parse(s.trim()) {
-            Some(parsed) => parsed.to_json(),
-            None => Json::from(s.to_string()),
-        },
-        Some(other) => other.to_json(),
     }
 }
 

@@ -43,6 +43,12 @@ pub mod opencode;
 pub mod openrouter;
 #[cfg(feature = "pi")]
 pub mod pi;
+#[cfg(feature = "letta")]
+pub mod letta;
+#[cfg(feature = "cline")]
+pub mod cline;
+#[cfg(feature = "openhands")]
+pub mod openhands;
 pub mod plain;
 
 use crate::entry::Entry;
@@ -72,6 +78,12 @@ pub enum Format {
     HermesGateway,
     /// The OpenRouter tool loop adapters' JSON lines (no CLI: an in-process loop).
     OpenRouter,
+    /// Letta Code `letta -p … --output-format stream-json` (letta.rs).
+    Letta,
+    /// Cline CLI 2.x `cline --json` (cline.rs).
+    Cline,
+    /// OpenHands CLI `openhands --headless --json` (openhands.rs).
+    OpenHands,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -94,6 +106,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("opencode", Format::OpenCode),
     ("opencode-local", Format::OpenCode),
     ("opencode_local", Format::OpenCode),
+    // Kilo CLI 1.x (`kilo run --format json`) is OpenCode's run command: the same events.
+    ("kilo", Format::OpenCode),
+    ("kilocode", Format::OpenCode),
+    ("kilo-local", Format::OpenCode),
+    ("kilo_local", Format::OpenCode),
     ("cursor", Format::Cursor),
     ("cursor-agent", Format::Cursor),
     ("cursor_local", Format::Cursor),
@@ -101,6 +118,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("pi", Format::Pi),
     ("pi-local", Format::Pi),
     ("pi_local", Format::Pi),
+    // oh-my-pi prints pi's events plus its own (pi/omp.rs).
+    ("omp", Format::Pi),
+    ("oh-my-pi", Format::Pi),
+    ("omp_local", Format::Pi),
+    ("omp-local", Format::Pi),
     ("openclaw", Format::OpenClaw),
     ("openclaw-gateway", Format::OpenClaw),
     ("openclaw_gateway", Format::OpenClaw),
@@ -128,6 +150,19 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("openrouter-local", Format::OpenRouter),
     ("qwen_openrouter", Format::OpenRouter),
     ("qwen-openrouter", Format::OpenRouter),
+    ("letta", Format::Letta),
+    ("letta-code", Format::Letta),
+    ("letta_code", Format::Letta),
+    ("letta-local", Format::Letta),
+    ("letta_local", Format::Letta),
+    ("cline", Format::Cline),
+    ("cline-cli", Format::Cline),
+    ("cline_local", Format::Cline),
+    ("cline-local", Format::Cline),
+    ("openhands", Format::OpenHands),
+    ("openhands-cli", Format::OpenHands),
+    ("openhands_local", Format::OpenHands),
+    ("openhands-local", Format::OpenHands),
     ("plain", Format::Plain),
     ("text", Format::Plain),
 ];
@@ -137,13 +172,17 @@ impl Format {
     /// Cursor and Amp come before Claude because their lines are Claude-like with extra
     /// marks that only they print.
     /// The runtimes added later come last so they never take a line an earlier one reads,
-    /// but for the OpenRouter tool loop: its marks (`runId` in init, `finishReason` or
-    /// `elapsedMs` beside camelCase usage) are its own, and Cursor's reader of camelCase
-    /// `result` lines would otherwise take its result line and lose its cost.
-    pub const JSON: [Format; 13] = [
+    /// with two exceptions whose marks are their own. The OpenRouter tool loop (`runId` in
+    /// init, `finishReason` or `elapsedMs` beside camelCase usage): Cursor's reader of
+    /// camelCase `result` lines would otherwise take its result line and lose its cost.
+    /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
+    /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
+    /// `run_ids`) that no Claude line has.
+    pub const JSON: [Format; 16] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
+        Format::Letta,
         Format::Claude,
         Format::Codex,
         Format::Gemini,
@@ -154,6 +193,8 @@ impl Format {
         Format::CursorCloud,
         Format::Grok,
         Format::Kimi,
+        Format::Cline,
+        Format::OpenHands,
     ];
 
     pub fn name(self) -> &'static str {
@@ -173,6 +214,9 @@ impl Format {
             Format::Hermes => "hermes",
             Format::HermesGateway => "hermes_gateway",
             Format::OpenRouter => "openrouter",
+            Format::Letta => "letta",
+            Format::Cline => "cline",
+            Format::OpenHands => "openhands",
             Format::Plain => "plain",
         }
     }
@@ -205,6 +249,9 @@ impl Format {
             Format::CursorCloud => cfg!(feature = "cursor_cloud"),
             Format::Hermes | Format::HermesGateway => cfg!(feature = "hermes"),
             Format::OpenRouter => cfg!(feature = "openrouter"),
+            Format::Letta => cfg!(feature = "letta"),
+            Format::Cline => cfg!(feature = "cline"),
+            Format::OpenHands => cfg!(feature = "openhands"),
             Format::Plain => true,
         }
     }
@@ -238,6 +285,12 @@ impl Format {
             Format::CursorCloud => cursor_cloud::detect(v),
             #[cfg(feature = "openrouter")]
             Format::OpenRouter => openrouter::detect(v),
+            #[cfg(feature = "letta")]
+            Format::Letta => letta::detect(v),
+            #[cfg(feature = "cline")]
+            Format::Cline => cline::detect(v),
+            #[cfg(feature = "openhands")]
+            Format::OpenHands => openhands::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -267,6 +320,10 @@ pub struct States {
     pub acp: acp::State,
     #[cfg(feature = "grok")]
     pub grok: grok::State,
+    #[cfg(feature = "openhands")]
+    pub openhands: openhands::State,
+    #[cfg(feature = "cline")]
+    pub cline: cline::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -305,6 +362,12 @@ pub fn parse_json(
         Format::CursorCloud => cursor_cloud::parse(v, line, ts, None, out),
         #[cfg(feature = "openrouter")]
         Format::OpenRouter => openrouter::parse(v, line, ts, None, out),
+        #[cfg(feature = "letta")]
+        Format::Letta => letta::parse(v, line, ts, None, out),
+        #[cfg(feature = "cline")]
+        Format::Cline => cline::parse(v, line, ts, states.map(|s| &mut s.cline), out),
+        #[cfg(feature = "openhands")]
+        Format::OpenHands => openhands::parse(v, line, ts, states.map(|s| &mut s.openhands), out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
@@ -434,6 +497,12 @@ fn read_event(f: Format, items: bool, run: &str, name: &str, data: &str, ts: &st
 /// it, else the plain-text rules. `format` is the forced or locked runtime. Returns who
 /// read it and how sure that is (for the stateful parser's lock).
 pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<Entry>) -> (Format, Confidence) {
+    // OpenHands' event marker carries nothing itself (the stateful parser joins the event
+    // after it; docs/formats/openhands.md).
+    #[cfg(feature = "openhands")]
+    if line.trim() == openhands::MARKER {
+        return (Format::OpenHands, Confidence::Maybe);
+    }
     #[cfg(feature = "hermes")]
     if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
         return if hermes::is_local_mark(line) {

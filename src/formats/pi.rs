@@ -26,6 +26,7 @@
 //! `bench/pi-session-before-compaction.jsonl`; pi-mono sources via the code index.
 
 use crate::prelude::*;
+mod omp;
 mod session;
 
 use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
@@ -110,6 +111,10 @@ pub fn detect(v: &Value) -> Confidence {
     let ty = type_of(v);
     if STREAM_EVENTS.contains(&ty) {
         return Confidence::Sure;
+    }
+    let omp = omp::detect(v);
+    if omp != Confidence::No {
+        return omp;
     }
     match ty {
         "session" if v.get("cwd").is_some() && v.get("id").is_some() => Confidence::Sure,
@@ -251,7 +256,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             }
         }
         _ => {
-            if !session::parse_entry(v, ts, out) {
+            if !omp::parse(v, ts, out) && !session::parse_entry(v, ts, out) {
                 out.emit(common::unknown_event(ts, "pi", v));
             }
         }
@@ -338,6 +343,10 @@ fn compaction_end(v: &Value, ts: &str) -> Entry {
     }
     if v.get("aborted").and_then(Value::as_bool).unwrap_or(false) {
         return Entry::system(ts, "context compaction aborted");
+    }
+    // omp: compaction skipped for a benign reason.
+    if common::bool_of(v, "skipped") {
+        return Entry::system(ts, "context compaction skipped");
     }
     let mut text = "context compacted".owned();
     if let Some(n) = path(v, &["result", "tokensBefore"]).and_then(Value::as_f64) {

@@ -735,11 +735,30 @@ pub const INVISIBLE: &[Invisible] = &[
         },
     },
     Invisible {
-        documented_in: "docs/formats/pi.md, One carrier per thing",
-        reason: "pi events whose content another event carries (message_start/update, turn_start, tool_execution_update, toolResult message_end)",
+        documented_in: "docs/formats/cline.md, Messages → entries",
+        reason: "Cline messages with nothing to show: checkpoint_created, and an empty text, completion_result ask, resume_task ask or hook output",
         applies: |v, _| {
             v.is_some_and(|v| {
-                matches!(ty(v), "message_start" | "message_update" | "turn_start" | "tool_execution_update")
+                let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+                let kind = if ty(v) == "ask" { s("ask") } else { s("say") };
+                matches!(ty(v), "say" | "ask")
+                    && (kind == "checkpoint_created"
+                        || s("text").trim().is_empty()
+                            && matches!(kind, "text" | "completion_result" | "resume_task" | "resume_completed_task" | "hook_output_stream"))
+            })
+        },
+    },
+    Invisible {
+        documented_in: "docs/formats/openhands.md, Joining the lines",
+        reason: "OpenHands' `--JSON Event--` marker: the event after it is what is shown",
+        applies: |v, line| v.is_none() && line.trim() == "--JSON Event--",
+    },
+    Invisible {
+        documented_in: "docs/formats/pi.md, One carrier per thing",
+        reason: "pi events whose content another event carries (message_start/update, turn_start, tool_execution_update, omp tool_stream_update, toolResult message_end)",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                matches!(ty(v), "message_start" | "message_update" | "turn_start" | "tool_execution_update" | "tool_stream_update")
                     || ty(v) == "message_end" && at(v, &["message", "role"]).as_str() == Some("toolResult")
                     || ty(v) == "message_end" && at(v, &["message", "role"]).as_str() == Some("assistant") && {
                         // Assistant messages show their text and thinking; tool calls come from

@@ -71,6 +71,36 @@ pub struct State {
     calls: common::SeenIds,
     /// `id \0 path \0 new length` of each diff already shown.
     diffs: common::SeenIds,
+    /// The agent message text streamed since the last other update (bounded), to drop the
+    /// consolidated copy some agents send after the deltas.
+    streamed: String,
+    /// The last agent message chunk.
+    last_chunk: String,
+}
+
+/// Streamed agent text remembered for the restatement check; past it nothing is dropped.
+const MAX_STREAMED_BYTES: usize = 256 * 1024;
+
+impl State {
+    /// Whether an agent message chunk adds text rather than restating it. Some agents send a
+    /// block as deltas and then the whole block again as one chunk (claude-agent-acp's
+    /// consolidated copy, zed-industries/zed#62503), or send the final chunk twice: a chunk
+    /// equal to everything streamed since the last other update, or repeating the previous
+    /// chunk word for word, is dropped when longer than a token (16 bytes).
+    fn chunk_is_new(&mut self, t: &str) -> bool {
+        // A repeated short token ("ha", "\n") is text; a repeated sentence is not.
+        let restates = t.len() > 16 && (self.streamed == t || self.last_chunk == t);
+        if restates {
+            return false;
+        }
+        if self.streamed.len() + t.len() <= MAX_STREAMED_BYTES {
+            self.streamed.push_str(t);
+        } else {
+            self.streamed.clear();
+        }
+        self.last_chunk = if t.len() <= MAX_STREAMED_BYTES { t.owned() } else { String::new() };
+        true
+    }
 }
 
 pub fn detect(v: &Value) -> Confidence {
@@ -78,10 +108,10 @@ pub fn detect(v: &Value) -> Confidence {
         return Confidence::Sure;
     }
     if str_of(v, "jsonrpc") != Some("2.0") {
-        return Confidence::No;
+        return if unwrapped_update(v).is_some() { Confidence::Sure } else { Confidence::No };
     }
     if let Some(m) = str_of(v, "method") {
-        return if METHODS.contains(&m) { Confidence::Sure } else { Confidence::Maybe };
+        return if METHODS.contains(&m) || is_update_method(m) { Confidence::Sure } else { Confidence::Maybe };
     }
     let result = v.get("result").unwrap_or(&Value::Null);
     let acp_result = ["stopReason", "protocolVersion", "agentInfo", "sessionId", "outcome"]
@@ -97,9 +127,32 @@ pub fn detect(v: &Value) -> Confidence {
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     if type_of(v).starts_with("acpx.") {
         acpx::parse(v, ts, state, out)
+    } else if let Some(u) = unwrapped_update(v).filter(|_| v.get("jsonrpc").is_none()) {
+        rpc::update(u, false, ts, state, out)
     } else {
         rpc::parse(v, ts, state, out)
     }
+}
+
+/// Notification methods that carry a session update: ACP's own and Grok's extension track.
+pub(crate) fn is_update_method(m: &str) -> bool {
+    matches!(m, "session/update" | "_x.ai/session/update" | "x.ai/session/update" | "_x.ai/session_notification")
+}
+
+/// The update of a `session/update` written without the JSON-RPC wrapper, as stored
+/// histories and early bridges write it: `{timestamp?, method, params{sessionId, update}}`
+/// (Grok's `updates.jsonl`), `{params{update}}`, the notification's params alone
+/// `{sessionId, update}`, or the bare update `{sessionUpdate, …}`.
+pub(crate) fn unwrapped_update<'a, 'v>(v: &'a Value<'v>) -> Option<&'a Value<'v>> {
+    let is_update = |u: &Value| str_of(u, "sessionUpdate").is_some();
+    if let Some(m) = str_of(v, "method") {
+        let u = common::path(v, &["params", "update"])?;
+        return (is_update_method(m) && is_update(u)).then_some(u);
+    }
+    if let Some(u) = common::path(v, &["params", "update"]).or_else(|| v.get("update")).filter(|u| is_update(u)) {
+        return Some(u);
+    }
+    is_update(v).then_some(v)
 }
 
 /// One line's report on a tool call, and what it decides to show.

@@ -26,11 +26,19 @@ use crate::formats::common::diff::{push_unified, unified_from_texts};
 use crate::formats::common::{self, cut, nonempty_str, num_of, path, str_of, type_of, Emit, Owned};
 use crate::json::{Json, Value};
 
-pub fn parse(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub fn parse(v: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
     let params = v.get("params").unwrap_or(&Value::Null);
+    if !str_of(v, "method").is_some_and(super::is_update_method) {
+        // A request or response ends the agent's text block.
+        if let Some(s) = state.as_deref_mut() {
+            s.streamed.clear();
+        }
+    }
     let is_request = v.get("id").is_some_and(|id| !id.is_null());
     match str_of(v, "method") {
-        Some("session/update") => update(params.get("update").unwrap_or(&Value::Null), ts, state, out),
+        Some(m) if super::is_update_method(m) => {
+            update(params.get("update").unwrap_or(&Value::Null), true, ts, state, out)
+        }
         Some(m) if is_request => request(m, params, ts, out),
         Some(m) => notification(m, params, ts, out),
         None => match (v.get("error").filter(|e| !e.is_null()), v.get("result")) {
@@ -76,9 +84,18 @@ fn blocks_text(blocks: Option<&Value>, full: bool) -> String {
     }
 }
 
-fn update(u: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+/// One `session/update` (or Grok's `_x.ai/session/update`) update. `live`: it came inside a
+/// JSON-RPC message, where the prompt's response reports the turn's usage; a stored history
+/// (no wrapper) has no responses, so there Grok's `turn_completed` is the turn's `result`.
+pub(super) fn update(u: &Value, live: bool, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
     let content = || blocks_text(u.get("content"), false);
-    match str_of(u, "sessionUpdate").unwrap_or("") {
+    let kind = str_of(u, "sessionUpdate").unwrap_or("");
+    if kind != "agent_message_chunk" {
+        if let Some(s) = state.as_deref_mut() {
+            s.streamed.clear();
+        }
+    }
+    match kind {
         "user_message_chunk" => {
             let t = content();
             if !t.is_empty() {
@@ -87,7 +104,7 @@ fn update(u: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) 
         }
         "agent_message_chunk" => {
             let t = content();
-            if !t.is_empty() {
+            if !t.is_empty() && state.as_deref_mut().map_or(true, |s| s.chunk_is_new(&t)) {
                 out.emit(Entry::assistant_delta(ts, t));
             }
         }
@@ -169,8 +186,83 @@ fn update(u: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) 
         "plan_removed" => {
             out.emit(Entry::system(ts, format!("plan removed: {}", str_of(u, "planId").unwrap_or(""))))
         }
+        // Grok's extension track (`_x.ai/session/update`).
+        "turn_completed" => turn_completed(u, live, ts, out),
+        "goal_updated" => {
+            let goal = nonempty_str(u, "goal_id").unwrap_or("goal");
+            let mut text = format!("goal {goal}: {}", str_of(u, "status").unwrap_or("updated"));
+            if let Some(e) = nonempty_str(u, "last_event") {
+                text.push_str(&format!(" ({e})"));
+            }
+            out.emit(Entry::system(ts, text));
+        }
+        "subagent_spawned" => {
+            let what = nonempty_str(u, "description").or_else(|| nonempty_str(u, "name")).unwrap_or("subagent");
+            let kind = nonempty_str(u, "subagent_type").or_else(|| nonempty_str(u, "model")).unwrap_or("");
+            out.emit(Entry::system(ts, format!("subagent started: {what} {}", if kind.is_empty() { String::new() } else { format!("({kind})") }).trim_end().owned()));
+        }
+        "subagent_finished" | "subagent_state_update" => {
+            let status = nonempty_str(u, "status").or_else(|| nonempty_str(u, "state")).unwrap_or("finished");
+            let mut text = format!("subagent {status}");
+            if let Some(o) = nonempty_str(u, "output") {
+                text.push_str(&format!(": {}", common::clip(o, 300)));
+            }
+            out.emit(Entry::system(ts, text));
+        }
+        "subagent_progress" => out.emit(Entry::system(
+            ts,
+            format!("subagent progress: {} turns, {} tool calls, {} tokens", crate::json::num_text(num_of(u, "turn_count")), crate::json::num_text(num_of(u, "tool_call_count")), crate::json::num_text(num_of(u, "tokens_used"))),
+        )),
+        "workflow_updated" => {
+            let name = nonempty_str(u, "name").unwrap_or("workflow");
+            let mut text = format!("workflow {name}: {}", str_of(u, "status").unwrap_or("updated"));
+            if let Some(p) = nonempty_str(u, "current_phase") {
+                text.push_str(&format!(", phase {p}"));
+            }
+            if let Some(r) = nonempty_str(u, "result_summary") {
+                text.push_str(&format!(" → {}", common::clip(r, 300)));
+            }
+            out.emit(Entry::system(ts, text));
+        }
+        "response_completed" | "hook_run_started" | "pending_interaction" | "interaction_resolved" => {
+            let details = common::short_fields(u, 2);
+            let label = common::replace_all(kind, "_", " ");
+            out.emit(Entry::system(ts, if details.is_empty() { label } else { format!("{label} ({details})") }));
+        }
+        "hook_execution" => {
+            let name = nonempty_str(u, "hook_name").or_else(|| nonempty_str(u, "hookName")).or_else(|| nonempty_str(u, "event")).unwrap_or("hook");
+            let status = nonempty_str(u, "status").unwrap_or("ran");
+            out.emit(Entry::system(ts, format!("hook {name}: {status}")));
+        }
         _ => super::unknown(ts, "acp update", u, out),
     }
+}
+
+/// Grok's `turn_completed {stop_reason, usage{inputTokens, outputTokens, cachedReadTokens,
+/// cacheCreationTokens, reasoningTokens, totalTokens, costUsdTicks, …}}`. Its usage is the
+/// turn's own (not a running total), so in a stored history it is that turn's `result`. In a
+/// live JSON-RPC stream the prompt's response reports the same turn (Grok sends this event as
+/// a fallback), so here it is a notice the host does not sum.
+fn turn_completed(u: &Value, live: bool, ts: &str, out: &mut Vec<Entry>) {
+    let stop = nonempty_str(u, "stop_reason").or_else(|| nonempty_str(u, "stopReason")).unwrap_or("end_turn");
+    let usage = u.get("usage").unwrap_or(&Value::Null);
+    if live {
+        let tokens = usage_text(None, None, None, Some(usage));
+        let text = if tokens.is_empty() { format!("turn completed: {stop}") } else { format!("turn completed: {stop} · {tokens}") };
+        out.emit(Entry::system(ts, text));
+        return;
+    }
+    out.emit(Entry::Result {
+        ts: ts.owned(),
+        text: String::new(),
+        input_tokens: num_of(usage, "inputTokens"),
+        output_tokens: num_of(usage, "outputTokens"),
+        cached_tokens: num_of(usage, "cachedReadTokens"),
+        cost_usd: 0.0,
+        subtype: stop.owned(),
+        is_error: stop == "refusal" || common::bool_of(usage, "usageIsIncomplete"),
+        errors: if common::bool_of(usage, "usageIsIncomplete") { vec!["usage incomplete".owned()] } else { Vec::new() },
+    });
 }
 
 fn config_option(o: &Value) -> String {

@@ -139,3 +139,52 @@ fn an_untitled_rpc_update_names_its_tool_only_when_the_card_was_seen() {
     let out = run(&done, Some(&mut s));
     assert!(matches!(&out[..], [Entry::ToolResult { tool_name: Some(n), .. }] if n == "Read a.txt"), "{out:?}");
 }
+
+#[test]
+fn updates_without_the_json_rpc_wrapper_are_acp() {
+    let d = |v: J| crate::formats::common::json_test::detect(detect, &v);
+    let chunk = json!({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}});
+    assert_eq!(d(chunk.clone()), Confidence::Sure);
+    assert_eq!(d(json!({"sessionId":"s","update":chunk.clone()})), Confidence::Sure);
+    assert_eq!(d(json!({"timestamp":1,"method":"session/update","params":{"sessionId":"s","update":chunk.clone()}})), Confidence::Sure);
+    assert_eq!(d(json!({"method":"_x.ai/session/update","params":{"update":chunk.clone()}})), Confidence::Sure);
+    assert_eq!(d(json!({"method":"other","params":{"update":chunk.clone()}})), Confidence::No);
+    assert_eq!(d(json!({"update":{"type":"x"}})), Confidence::No);
+    for v in [chunk.clone(), json!({"sessionId":"s","update":chunk})] {
+        assert_eq!(run(&v, None), vec![Entry::assistant_delta("t", "hi")]);
+    }
+}
+
+#[test]
+fn grok_turn_completed_is_the_result_only_where_no_response_reports_the_turn() {
+    let u = json!({"sessionUpdate":"turn_completed","stop_reason":"end_turn","usage":{"inputTokens":10,"outputTokens":2,"cachedReadTokens":4}});
+    let stored = json!({"timestamp":1,"method":"_x.ai/session/update","params":{"sessionId":"s","update":u.clone()}});
+    assert!(matches!(&run(&stored, None)[0], Entry::Result { input_tokens, cached_tokens, subtype, .. } if *input_tokens == 10.0 && *cached_tokens == 4.0 && subtype == "end_turn"));
+    let live = json!({"jsonrpc":"2.0","method":"_x.ai/session/update","params":{"sessionId":"s","update":u}});
+    assert!(matches!(&run(&live, None)[..], [Entry::System { text, .. }] if text.starts_with("turn completed: end_turn")));
+}
+
+#[test]
+fn a_restated_block_shows_once_when_stateful() {
+    let chunk = |t: &str| json!({"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":t}}});
+    let mut st = State::default();
+    let mut shown = String::new();
+    for t in ["The README describes ", "a tiny adder.", "The README describes a tiny adder."] {
+        for e in run(&chunk(t), Some(&mut st)) {
+            if let Entry::Assistant { text, .. } = e {
+                shown.push_str(&text);
+            }
+        }
+    }
+    assert_eq!(shown, "The README describes a tiny adder.");
+    // The final chunk sent twice.
+    let mut st = State::default();
+    let twice: Vec<Entry> = ["Done: 3 files changed.", "Done: 3 files changed."].iter().flat_map(|t| run(&chunk(t), Some(&mut st))).collect();
+    assert_eq!(twice.len(), 1);
+    // Short repeated tokens are real text.
+    let mut st = State::default();
+    let ha: Vec<Entry> = ["ha", "ha"].iter().flat_map(|t| run(&chunk(t), Some(&mut st))).collect();
+    assert_eq!(ha.len(), 2);
+    // Stateless, each line stands alone (docs/formats/acp.md, "Restated text").
+    assert_eq!(run(&chunk("The README describes a tiny adder."), None).len(), 1);
+}

@@ -53,10 +53,14 @@ pub(super) fn is_claude_subtype(s: &str) -> bool {
 pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     let sub = str_of(v, "subtype").unwrap_or("");
     let text = match sub {
-        "init" => {
+        // Qwen Code names it `session_start`; its dual-output channel puts the session in
+        // `data` (`{session_id, cwd}`).
+        "init" | "session_start" => {
+            let data = v.get("data").unwrap_or(&Value::Null);
             let model = str_of(v, "model").unwrap_or("unknown");
             let session = str_of(v, "session_id")
                 .or_else(|| str_of(v, "sessionId"))
+                .or_else(|| str_of(data, "session_id"))
                 .unwrap_or("");
             out.emit(Entry::init(ts, model, session));
             return;

@@ -416,3 +416,13 @@ fn stateful_results_carry_each_turns_cost_so_the_sum_is_the_session_cost() {
     // Stateless: the line's own figure (documented in docs/stateless.md).
     assert_eq!(cost(parse_line(&r("0.75", "a"), "t")), 0.75);
 }
+
+#[test]
+fn qwen_session_start_is_the_init() {
+    let start = r#"{"type":"system","subtype":"session_start","uuid":"u","session_id":"s1","model":"qwen3-coder-plus"}"#;
+    assert_eq!(detect(&v(start)), Confidence::Sure);
+    assert_eq!(parse_line(start, "t"), vec![Entry::init("t", "qwen3-coder-plus", "s1")]);
+    // The dual-output channel's shape: the session in `data`.
+    let bridged = r#"{"type":"system","subtype":"session_start","uuid":"u","data":{"session_id":"s2","cwd":"/w"}}"#;
+    assert_eq!(parse_line(bridged, "t"), vec![Entry::init("t", "unknown", "s2")]);
+}

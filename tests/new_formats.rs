@@ -1,0 +1,136 @@
+//! The "done when" checks for the formats read from the wider adapter ecosystem, on their
+//! fixtures: each line is read by its runtime (the stream locks onto it), neither path shows
+//! a generic `event: …` notice or raw JSON, every tool call with an id gets its result under
+//! the same id, and the run's totals arrive in a `result`.
+
+use agentlines::{parse_line, Entry, Format, StdoutParser};
+use std::fs;
+use std::path::Path;
+
+struct Case {
+    file: &'static str,
+    format: Format,
+    /// Whether the fixture holds a run's end (a `result` entry is then required).
+    has_result: bool,
+    /// Whether every line, read on its own, gives entries of this runtime (false where a
+    /// record spans several lines and only the stateful parser can join them).
+    stateless_lines: bool,
+    /// Whether the fixture opens a run (an `init` entry is then required on both paths).
+    init: bool,
+}
+
+const CASES: &[Case] = &[
+    Case { file: "pi/omp-pierrickgt-01-plain-answer.jsonl", format: Format::Pi, has_result: true, stateless_lines: true, init: true },
+    Case { file: "pi/omp-derived-session-events.jsonl", format: Format::Pi, has_result: false, stateless_lines: true, init: true },
+    Case { file: "opencode/kilo-derived-run.jsonl", format: Format::OpenCode, has_result: true, stateless_lines: true, init: false },
+    Case { file: "letta/derived-stream-json.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
+    Case { file: "letta/derived-partial-messages.jsonl", format: Format::Letta, has_result: true, stateless_lines: true, init: true },
+    Case { file: "cline/derived-json-run.jsonl", format: Format::Cline, has_result: true, stateless_lines: true, init: true },
+    Case { file: "cline/derived-failed-run.jsonl", format: Format::Cline, has_result: false, stateless_lines: true, init: true },
+    Case { file: "acp/grok-derived-stored-history.jsonl", format: Format::Acp, has_result: true, stateless_lines: true, init: false },
+    Case { file: "acp/bridge-unwrapped-updates.jsonl", format: Format::Acp, has_result: false, stateless_lines: true, init: false },
+    Case { file: "openhands/derived-headless-json.log", format: Format::OpenHands, has_result: true, stateless_lines: false, init: false },
+    Case { file: "openhands/derived-sdk-events-compact.jsonl", format: Format::OpenHands, has_result: true, stateless_lines: true, init: false },
+    Case { file: "openhands/doc-json-output.jsonl", format: Format::OpenHands, has_result: false, stateless_lines: true, init: false },
+    Case { file: "claude/doc-qwen-session-start.jsonl", format: Format::Claude, has_result: true, stateless_lines: true, init: true },
+];
+
+fn lines(text: &str) -> Vec<&str> {
+    let mut l: Vec<&str> = text.split('\n').collect();
+    if l.last() == Some(&"") {
+        l.pop();
+    }
+    l
+}
+
+fn generic(e: &Entry) -> Option<&str> {
+    match e {
+        Entry::System { text, .. } if text.starts_with("event: ") || text.contains(" event: ") => Some(text),
+        Entry::Stdout { text, .. } if text.trim_start().starts_with('{') && serde_json::from_str::<serde_json::Value>(text.trim()).is_ok() => Some(text),
+        _ => None,
+    }
+}
+
+fn check_pairs(file: &str, what: &str, entries: &[Entry]) {
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    for e in entries {
+        match e {
+            Entry::ToolCall { tool_use_id: Some(id), .. } => calls.push(id.clone()),
+            Entry::ToolCall { name, tool_use_id: None, .. } => panic!("{file} ({what}): tool call {name} without an id"),
+            Entry::ToolResult { tool_use_id, .. } => results.push(tool_use_id.clone()),
+            _ => {}
+        }
+    }
+    for id in &calls {
+        assert!(results.contains(id), "{file} ({what}): call {id} has no result");
+    }
+    for id in &results {
+        assert!(calls.contains(id), "{file} ({what}): result {id} has no call");
+    }
+}
+
+#[test]
+fn new_format_fixtures_are_read_whole() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for case in CASES {
+        let text = fs::read_to_string(root.join(case.file)).unwrap();
+        let mut parser = StdoutParser::new();
+        let (mut stateful, mut stateless) = (Vec::new(), Vec::new());
+        for (i, line) in lines(&text).iter().enumerate() {
+            let ts = format!("2026-01-01T00:00:{:02}.000Z", i % 60);
+            let a = parser.parse_line(line, &ts);
+            let b = parse_line(line, &ts);
+            for e in a.iter().chain(if case.stateless_lines { b.iter() } else { [].iter() }) {
+                assert!(generic(e).is_none(), "{} line {}: generic or raw entry {e:?}", case.file, i + 1);
+            }
+            stateful.extend(a);
+            stateless.extend(b);
+        }
+        stateful.extend(parser.flush("2026-01-01T01:00:00.000Z"));
+        assert_eq!(parser.format(), Some(case.format), "{}: detected runtime", case.file);
+        check_pairs(case.file, "stateful", &stateful);
+        if case.stateless_lines {
+            check_pairs(case.file, "stateless", &stateless);
+        }
+        if case.init {
+            for (what, entries) in [("stateful", &stateful), ("stateless", &stateless)] {
+                assert!(entries.iter().any(|e| matches!(e, Entry::Init { .. })), "{} ({what}): no init", case.file);
+            }
+        }
+        if case.has_result {
+            assert!(stateful.iter().any(|e| matches!(e, Entry::Result { .. })), "{}: no result", case.file);
+            // A run that ended well has an answer; a failed one shows its failure as an error.
+            let ok = stateful.iter().any(|e| matches!(e, Entry::Result { is_error: false, .. }));
+            if ok {
+                assert!(stateful.iter().any(|e| matches!(e, Entry::Assistant { .. })), "{}: no answer", case.file);
+            } else {
+                assert!(
+                    stateful.iter().any(|e| matches!(e, Entry::Stderr { .. } | Entry::ToolResult { is_error: true, .. } | Entry::Result { is_error: true, .. })),
+                    "{}: a failed run shows no error",
+                    case.file
+                );
+            }
+        }
+    }
+}
+
+/// The names adapters and users know these CLIs by select the runtime that reads them.
+#[test]
+fn cli_and_adapter_names_select_their_reader() {
+    for (name, f) in [
+        ("letta", Format::Letta),
+        ("letta_local", Format::Letta),
+        ("cline", Format::Cline),
+        ("cline_local", Format::Cline),
+        ("openhands", Format::OpenHands),
+        ("openhands_local", Format::OpenHands),
+        ("omp", Format::Pi),
+        ("oh-my-pi", Format::Pi),
+        ("kilo", Format::OpenCode),
+        ("kilocode", Format::OpenCode),
+        ("qwen", Format::Claude),
+    ] {
+        assert_eq!(Format::from_name(name), Some(f), "{name}");
+    }
+}
