@@ -256,12 +256,8 @@ export function npmParityTable(report) {
 const ours = loadHostFile("dist/ui-parser.stateless.js");
 const report = runNpmOracles(ours);
 
-// Qwen Code's `system/error` line is read by work not yet in this tree:
-// until then their lines where the oracle shows more are reported, not hidden (a todo, not a pass).
-const PENDING = { qwen: "Qwen Code's session_start and system/error are not read yet" };
-
 for (const t of report) {
-  test(`${t.oracle}: on every line, ours shows what it shows (or a listed difference)`, { todo: t.failures.length && PENDING[t.id] ? PENDING[t.id] : undefined }, () => {
+  test(`${t.oracle}: on every line, ours shows what it shows (or a listed difference)`, () => {
     assert.ok(t.lines > 0, "no lines");
     assert.deepEqual(t.failures, [], t.failures.join("\n"));
   });

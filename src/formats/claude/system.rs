@@ -65,6 +65,14 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             out.emit(Entry::init(ts, model, session));
             return;
         }
+        // A failure the CLI reports as a system line (Qwen Code's `system/error`, read by its
+        // adapter as stderr): an error, not a notice.
+        "error" => {
+            let msg = v.get("error").map(nested_message).filter(|m| !m.is_empty());
+            let msg = msg.or_else(|| common::nonempty_str(v, "message").map(str::to_owned));
+            out.emit(Entry::stderr(ts, msg.unwrap_or_else(|| "error".owned())));
+            return;
+        }
         "compact_boundary" => compacted(v),
         "status" => status(v),
         "api_retry" => {

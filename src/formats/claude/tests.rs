@@ -191,8 +191,6 @@ fn unknown_types_are_named_not_dumped() {
         "t",
     );
     assert_eq!(texts(&out), vec![pair("system", "brand new: hello there")]);
-    let out = parse_line(r#"{"type":"system","subtype":"error","error":{"message":"quota"}}"#, "t");
-    assert_eq!(texts(&out), vec![pair("system", "error: quota")]);
 }
 
 #[test]
@@ -425,4 +423,13 @@ fn qwen_session_start_is_the_init() {
     // The dual-output channel's shape: the session in `data`.
     let bridged = r#"{"type":"system","subtype":"session_start","uuid":"u","data":{"session_id":"s2","cwd":"/w"}}"#;
     assert_eq!(parse_line(bridged, "t"), vec![Entry::init("t", "unknown", "s2")]);
+}
+
+#[test]
+fn a_system_error_line_is_an_error() {
+    // Qwen Code's `system/error` (its adapter shows it as stderr): the message, not a notice.
+    let line = r#"{"type":"system","subtype":"error","error":{"message":"quota exceeded"}}"#;
+    assert_eq!(parse_line(line, "t"), vec![Entry::stderr("t", "quota exceeded")]);
+    let bare = r#"{"type":"system","subtype":"error","message":"no route"}"#;
+    assert_eq!(parse_line(bare, "t"), vec![Entry::stderr("t", "no route")]);
 }
