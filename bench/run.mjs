@@ -271,7 +271,7 @@ const heads = groups.map((g) => `${shortName(g)}<br>${fmt.mb(g.bytes)}, ${g.line
 const mbTable = mdTable(["MB/s (speed ÷ host's parser)", ...heads], names.map((n) => [n, ...groups.map((g) => cell(n, g, "mb"))]));
 const lsTable = mdTable(["lines/s", ...heads], names.map((n) => [n, ...groups.map((g) => cell(n, g, "lines"))]));
 
-// Detail for the issue-10 log: median and fastest pass, and the ratio both ways.
+// Detail for the reference Claude log (bigClaude: the 3.3 MB session log when present): median and fastest pass, and the ratio both ways.
 let detailTable = "";
 if (bigG) {
   const h = results[hostName][bigG.name];
@@ -403,7 +403,7 @@ const md = [
   "",
   lsTable,
   "",
-  ...(detailTable ? ["#### Detail: the issue-10 log", "", detailTable, ""] : []),
+  ...(detailTable ? ["#### Detail: the reference Claude log", "", detailTable, ""] : []),
   "#### Cold start",
   "",
   coldTable,
