@@ -9,17 +9,19 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host.mjs";
 
-// Size, in gzip bytes. The targets (100 KB with every runtime, 60 KB for one runtime) are
-// reported on every build; the full ui-parser.js does not meet its target yet (README "Size"
-// says by how much and what was tried). The check fails past the hard ceilings below, which
-// catch a regression without failing every build on a target we know we miss. The
-// default ui-parser.stateless.js is within its 100 KiB target, which is also its ceiling;
-// every per-runtime file is within 60 KiB. How the files got there, step by step with the
-// sizes of each step: docs/bench.md, Decisions.
-// The ceilings leave ~3% for another toolchain's code generation,
-// not for new code: a new module that needs more says so here.
+// Size, in gzip bytes. The targets (100 KiB with every runtime, 60 KiB for one runtime) are
+// reported on every build; the check fails past the hard ceilings below, which catch a
+// regression without failing every build on a target we know we miss. Where each file stands
+// against its target, and why: docs/bench.md, "Where it stands"; how the files got there,
+// step by step: docs/bench.md, "Decisions". The default file met its 100 KiB target with the
+// 13 runtimes it read until the entries pass-through, the wrapped event lines and the new CLIs'
+// readers came in (docs/bench.md, "The size target and the new formats": what each costs);
+// those took the default file to 115.6 KB and the stateful ui-parser.js to 126.3 KB, and
+// every per-runtime file by about 6 KB (Codex's stateful file to 66.1 KB). The ceilings leave
+// ~3% above today's sizes for another toolchain's code generation, not for new code: a new
+// module that needs more says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { default: 100 * 1024, full: 111 * 1024, runtime: 61 * 1024 };
+const CEILING = { default: 116 * 1024, full: 127 * 1024, runtime: 67 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";

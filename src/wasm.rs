@@ -9,7 +9,7 @@
 //!    refuse. It needs no imports at all.
 //! 2. **A wasm-bindgen API** (feature `bindgen`): the same functions returning JS objects
 //!    through serde-wasm-bindgen. It exists for wasm-bindgen-test and for the boundary
-//!    measurement in the README; the package does not ship it.
+//!    measurement in docs/bench.md ("Where it stands"); the package does not ship it.
 //!
 //! Feature `stateless-only` (the wasm of the `ui-parser.stateless.js` files) leaves out the
 //! stateful (`al_parser_*`) and batch (`al_parse_log`) exports, and with them the stateful

@@ -1,4 +1,4 @@
-// The Paperclip host's loading rules for tests and checks (see HOST.md facts in the README),
+// The Paperclip host's loading rules for tests and checks (docs/host.md),
 // plus the fixture helpers.
 import { loadUiParser } from "../../pkg-template/testing.mjs";
 import { readFileSync, readdirSync, statSync } from "node:fs";
