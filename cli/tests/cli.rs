@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_agentlines");
 
 fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
         .join("tests/fixtures/conformance/molecule/fixtures")
         .join(name)
         .to_string_lossy()
@@ -103,7 +103,7 @@ fn session_rejects_what_it_cannot_read() {
     assert_bad(&run(&["session", "--format", "aider", "-"], Some("x")), "unknown reader aider");
     assert_bad(&run(&["session"], None), "which file?");
     assert_bad(
-        &run(&["session", Path::new(env!("CARGO_MANIFEST_DIR")).to_str().unwrap()], None),
+        &run(&["session", Path::new(env!("CARGO_MANIFEST_DIR")).join("..").to_str().unwrap()], None),
         "is a directory",
     );
 }

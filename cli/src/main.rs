@@ -12,7 +12,6 @@
 //! prints `agentlines: <why>` and exits with status 2; nothing panics. docs/cli.md has the
 //! whole reference; `io.rs` the input/output mechanics.
 
-#[path = "agentlines/io.rs"]
 mod io;
 
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
