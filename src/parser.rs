@@ -322,6 +322,16 @@ fn has_controls(line: &str) -> bool {
 
 /// What an over-long line of `len` bytes (after its trailing CR) shows: a notice and the
 /// first `OVERLONG_KEEP_BYTES` of `head` (cut on a char boundary).
+/// What [`parse_line`] gives for a line of `len` bytes over [`MAX_LINE_BYTES`], from its
+/// head alone: a reader that streams input (the CLI) keeps only the first
+/// [`OVERLONG_KEEP_BYTES`] of such a line and its length, never the line.
+#[cfg(feature = "std")]
+pub fn overlong_line(len: usize, head: &str, ts: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    overlong_entries(len, head, ts, &mut out);
+    out
+}
+
 fn overlong_entries(len: usize, head: &str, ts: &str, out: &mut Vec<Entry>) {
     out.emit(Entry::system(
         ts,

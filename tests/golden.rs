@@ -167,3 +167,37 @@ fn detection_and_no_raw_json() {
         }
     }
 }
+
+/// `Entry`'s `Deserialize` reads back every entry the fixtures give, as `write_json` wrote it
+/// (the CLI's records, a server storing entries): the same entry, field for field.
+#[test]
+fn every_golden_entry_reads_back() {
+    let mut count = 0usize;
+    for (_runtime, input) in fixtures() {
+        let text = fs::read_to_string(&input).unwrap();
+        let mut parser = StdoutParser::new();
+        for (i, l) in lines_of(&text).iter().enumerate() {
+            for e in parser.parse_line(l, &fixture_ts(i)) {
+                let json = entries_to_json(std::slice::from_ref(&e));
+                let json = json.strip_prefix('[').and_then(|j| j.strip_suffix(']')).unwrap();
+                let back: Entry = serde_json::from_str(json)
+                    .unwrap_or_else(|err| panic!("{} line {}: {err}\n  {json}", input.display(), i + 1));
+                assert_eq!(back, e, "{} line {}", input.display(), i + 1);
+                count += 1;
+            }
+        }
+    }
+    assert!(count > 2_000, "only {count} entries read back");
+}
+
+/// What `Deserialize` refuses: a wrong or missing field is an error that names it.
+#[test]
+fn deserialize_names_what_is_wrong() {
+    let err = |j: &str| serde_json::from_str::<Entry>(j).unwrap_err().to_string();
+    assert!(err(r#"{"kind":"assistant","ts":"t","text":3}"#).contains("its text must be a string"));
+    assert!(err(r#"{"kind":"assistant","ts":"t"}"#).contains("assistant entry without its text"));
+    assert!(err(r#"{"kind":"frobnicate","ts":"t"}"#).contains("unknown entry kind"));
+    assert!(err(r#"{"kind":"system","text":"x"}"#).contains("without a string ts"));
+    let ok: Entry = serde_json::from_str(r#"{"kind":"system","ts":"t","text":"x","extra":1}"#).unwrap();
+    assert_eq!(ok, Entry::system("t", "x"));
+}

@@ -234,6 +234,23 @@ pub fn read(v: &Value, ts: &str, twins: bool, out: &mut Vec<Entry>) -> bool {
     true
 }
 
+/// An entry from its own JSON object, `ts` included (what `Entry`'s `Deserialize` reads): the
+/// same check as a line passed through, but an error instead of a notice.
+#[cfg(feature = "std")]
+pub fn from_value(v: &Value) -> Result<Entry, String> {
+    let k = v.get("kind").and_then(Value::as_str).ok_or("an entry needs a string kind")?;
+    let (kind, fields) = kind_of(k, KINDS).ok_or_else(|| format!("unknown entry kind {k:?}"))?;
+    let ts = v.get("ts").and_then(Value::as_str).ok_or_else(|| format!("{kind} entry without a string ts"))?;
+    match check(fields, v) {
+        Check::Missing => {
+            let missing = fields.iter().find(|f| f.2 & REQ != 0 && v.get(f.0).is_none()).map_or("", |f| f.0);
+            Err(format!("{kind} entry without its {missing}"))
+        }
+        Check::Wrong(name, t) => Err(invalid(kind, name, t)),
+        Check::Valid => Ok(build(kind, fields, v, ts)),
+    }
+}
+
 /// Whether `kind` is one of the host's entry kinds.
 pub fn is_kind(kind: &str) -> bool {
     kind_of(kind, KINDS).is_some()

@@ -197,6 +197,10 @@ impl Format {
         Format::OpenHands,
     ];
 
+    /// The runtimes read from text lines (not detected from JSON). With [`Format::JSON`],
+    /// every runtime: what the CLI's `--format` offers (a test checks no name is missing).
+    pub const TEXT: [Format; 3] = [Format::Hermes, Format::HermesGateway, Format::Plain];
+
     pub fn name(self) -> &'static str {
         match self {
             Format::Claude => "claude",
@@ -515,4 +519,19 @@ pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<En
     let _ = format;
     plain::parse(line, ts, out);
     (Format::Plain, Confidence::Maybe)
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::{Format, FORMAT_NAMES};
+
+    #[test]
+    fn json_and_text_list_every_runtime_a_name_selects() {
+        for (alias, f) in FORMAT_NAMES {
+            assert!(
+                Format::JSON.contains(f) || Format::TEXT.contains(f),
+                "{alias} selects {f:?}, which neither Format::JSON nor Format::TEXT lists"
+            );
+        }
+    }
 }
