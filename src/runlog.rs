@@ -185,24 +185,37 @@ pub fn parse(
     text: &str,
     default_ts: &str,
     fixed_ts: Option<&str>,
-    mut stdout_line: impl FnMut(&str, &str) -> Vec<Entry>,
+    stdout_line: impl FnMut(&str, &str) -> Vec<Entry>,
 ) -> Vec<Entry> {
     let mut out = Vec::new();
-    for l in lines(text) {
+    parse_each(text, default_ts, fixed_ts, stdout_line, |_, entries| out.extend(entries));
+    out
+}
+
+/// [`parse`], handing each line's entries to `each` with the line's number (1-based, among
+/// the lines the rows join into) instead of collecting them.
+pub fn parse_each(
+    text: &str,
+    default_ts: &str,
+    fixed_ts: Option<&str>,
+    mut stdout_line: impl FnMut(&str, &str) -> Vec<Entry>,
+    mut each: impl FnMut(usize, Vec<Entry>),
+) {
+    for (i, l) in lines(text).into_iter().enumerate() {
         let ts = match (fixed_ts, l.ts) {
             (Some(t), _) => t.to_owned(),
             (None, Some(t)) => t,
             (None, None) => default_ts.to_owned(),
         };
-        match l.stream {
-            Stream::Stdout => out.extend(stdout_line(&l.text, &ts)),
-            _ if l.text.trim().is_empty() => {}
-            Stream::Stderr => out.push(Entry::Stderr { ts, text: l.text }),
-            Stream::System => out.push(Entry::System { ts, text: l.text }),
-            Stream::Raw => out.push(Entry::Stdout { ts, text: l.text }),
-        }
+        let entries = match l.stream {
+            Stream::Stdout => stdout_line(&l.text, &ts),
+            _ if l.text.trim().is_empty() => Vec::new(),
+            Stream::Stderr => vec![Entry::Stderr { ts, text: l.text }],
+            Stream::System => vec![Entry::System { ts, text: l.text }],
+            Stream::Raw => vec![Entry::Stdout { ts, text: l.text }],
+        };
+        each(i + 1, entries);
     }
-    out
 }
 
 /// Whether `s` is an RFC 3339 / ISO 8601 date-time (`2026-01-02T03:04:05.678Z`, an optional

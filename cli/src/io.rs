@@ -203,7 +203,11 @@ pub fn read_chunks(
     let mut reader = io::BufReader::with_capacity(1 << 16, input);
     let (mut offset, mut buf) = (0u64, Vec::with_capacity(size + 4096));
     loop {
-        let n = reader
+        // At most what is left under `max` (and one byte more, to see it is over): a line
+        // that never ends (`/dev/zero`) is refused at the limit, not gathered without bound.
+        let left = (max + 1).saturating_sub(offset + buf.len() as u64);
+        let n = (&mut reader)
+            .take(left)
             .read_until(b'\n', &mut buf)
             .map_err(|e| Failure(format!("cannot read {}: {}", name_of(path), io_reason(&e))))?;
         if offset + buf.len() as u64 > max {
@@ -251,11 +255,11 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 
 /// Standard output; a closed pipe (`| head`) ends the command quietly, any other write
 /// error is a failure (exit 2) instead of a lost output.
-pub struct Out(io::BufWriter<io::StdoutLock<'static>>, String);
+pub struct Out(io::BufWriter<io::StdoutLock<'static>>);
 
 impl Out {
     pub fn new() -> Out {
-        Out(io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), String::new())
+        Out(io::BufWriter::with_capacity(1 << 16, io::stdout().lock()))
     }
 
     fn check(r: io::Result<()>) -> Result<(), Failure> {
@@ -266,13 +270,9 @@ impl Out {
         }
     }
 
-    /// One entry as a JSON line, with the crate's writer into one reused `String` (the same
-    /// text serde_json writes; see `json/write.rs`).
-    pub fn entry_line(&mut self, e: &agentlines::Entry) -> Result<(), Failure> {
-        self.1.clear();
-        e.write_json(&mut self.1);
-        self.1.push('\n');
-        Self::check(self.0.write_all(self.1.as_bytes()))
+    /// Text as it is (the rendered entries of a line; `render.rs`).
+    pub fn text(&mut self, text: &str) -> Result<(), Failure> {
+        Self::check(self.0.write_all(text.as_bytes()))
     }
 
     pub fn json_pretty(&mut self, v: &impl serde::Serialize) -> Result<(), Failure> {
@@ -289,4 +289,175 @@ impl Out {
     pub fn flush(&mut self) -> Result<(), Failure> {
         Self::check(self.0.flush())
     }
+}
+
+/// The `--max-input` of what is read whole (run logs, sessions, dumps) when none is given.
+pub const DEFAULT_MAX_INPUT: u64 = 256 << 20;
+
+/// One line from [`Lines::next`].
+pub enum Line<'a> {
+    /// The input ended.
+    End,
+    /// A line, with its `\n` unless it is the last and has none.
+    Whole(&'a [u8]),
+    /// A line over the parser's limit (`agentlines::parser::MAX_LINE_BYTES`): its length
+    /// (without the `\n`) and its first bytes as text; the rest was read past, never held.
+    Overlong { len: usize, head: String },
+    /// Reading stopped: the input failed, or it is over `--max-input`.
+    Failed(Failure),
+}
+
+/// An input read line by line in bounded memory: at most one line of up to the parser's
+/// limit is held (a longer one keeps only its head), and with a `--max-input` the reading
+/// stops there. A line that lies in the reader's buffer is used where it lies (no copy);
+/// one that spans reads is gathered. When nothing complete is buffered the next read may
+/// wait (a pipe, `tail -f`), so the output is flushed first.
+pub struct Lines {
+    reader: io::BufReader<Box<dyn Read>>,
+    raw: Vec<u8>,
+    path: String,
+    max: Option<u64>,
+    /// Bytes handed out so far, and the buffered bytes the last line took (consumed at
+    /// the next call).
+    read: u64,
+    taken: usize,
+    status: i32,
+}
+
+impl Lines {
+    pub fn new(input: Box<dyn Read>, path: &str, max: Option<u64>) -> Lines {
+        Lines {
+            reader: io::BufReader::with_capacity(1 << 16, input),
+            raw: Vec::new(),
+            path: path.to_owned(),
+            max,
+            read: 0,
+            taken: 0,
+            status: 2,
+        }
+    }
+
+    /// The exit status for the last `Failed`: 1 when the input could not be read, 2 when it
+    /// was refused (over the limit, binary, not a run log).
+    pub fn failure_status(&self) -> i32 {
+        self.status
+    }
+
+    fn read_failed(&mut self, e: &io::Error) -> Failure {
+        self.status = 1;
+        Failure(format!("cannot read {}: {}", name_of(&self.path), io_reason(e)))
+    }
+
+    fn fill(&mut self) -> Result<&[u8], Failure> {
+        loop {
+            match self.reader.fill_buf() {
+                Ok(_) => return Ok(self.reader.buffer()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.read_failed(&e)),
+            }
+        }
+    }
+
+    /// Where the input's first 8 KiB hold a NUL byte, which no agent's text or JSON output
+    /// has (ripgrep's test for a binary file): `Some(offset)`.
+    pub fn binary_at(&mut self) -> Result<Option<u64>, Failure> {
+        let buf = self.fill()?;
+        let head = &buf[..buf.len().min(8 << 10)];
+        Ok(memchr::memchr(0, head).map(|i| i as u64))
+    }
+
+    fn over_limit(&mut self, more: usize) -> Option<Failure> {
+        let max = self.max?;
+        if self.read + more as u64 > max {
+            self.status = 2;
+            return Some(Failure(too_big_streamed(&self.path, max)));
+        }
+        None
+    }
+
+    /// The next line; `flush` is called before a read that may wait.
+    pub fn next(&mut self, flush: &mut dyn FnMut() -> Result<(), Failure>) -> Result<Line<'_>, Failure> {
+        self.reader.consume(std::mem::take(&mut self.taken));
+        self.raw.clear();
+        let limit = agentlines::parser::MAX_LINE_BYTES;
+        let mut overlong: Option<(usize, String)> = None;
+        loop {
+            let (empty, newline, part) = match self.fill() {
+                Ok(buf) => {
+                    let newline = memchr::memchr(b'\n', buf);
+                    (buf.is_empty(), newline, newline.map_or(buf.len(), |i| i + 1))
+                }
+                Err(f) => return Ok(Line::Failed(f)),
+            };
+            if empty {
+                return Ok(match overlong {
+                    Some((len, head)) => Line::Overlong { len, head },
+                    None if self.raw.is_empty() => Line::End,
+                    None => Line::Whole(&self.raw),
+                });
+            }
+            if let Some(f) = self.over_limit(part) {
+                return Ok(Line::Failed(f));
+            }
+            self.read += part as u64;
+            if let Some((len, _)) = &mut overlong {
+                // Past the limit: count, do not keep.
+                *len += newline.unwrap_or(part);
+                self.reader.consume(part);
+                if newline.is_some() {
+                    let (len, head) = overlong.take().unwrap_or_default();
+                    return Ok(Line::Overlong { len, head });
+                }
+                continue;
+            }
+            if let Some(i) = newline {
+                if self.raw.is_empty() && i < limit {
+                    self.taken = part;
+                    return Ok(Line::Whole(&self.reader.buffer()[..part]));
+                }
+            }
+            self.raw.extend_from_slice(&self.reader.buffer()[..part]);
+            self.reader.consume(part);
+            if self.raw.len() > limit + 1 {
+                let len = self.raw.len() - usize::from(newline.is_some());
+                let keep = agentlines::parser::OVERLONG_KEEP_BYTES + 4;
+                let head = String::from_utf8_lossy(&self.raw[..keep.min(self.raw.len())]).into_owned();
+                self.raw = Vec::new();
+                if newline.is_some() {
+                    return Ok(Line::Overlong { len, head });
+                }
+                overlong = Some((len, head));
+                continue;
+            }
+            if newline.is_some() {
+                return Ok(Line::Whole(&self.raw));
+            }
+            flush()?;
+        }
+    }
+
+    /// The rest of the input, at most `max` bytes in all (`already` read before).
+    pub fn rest(&mut self, max: u64, already: u64, bar: &ProgressBar) -> Result<Vec<u8>, Failure> {
+        self.reader.consume(std::mem::take(&mut self.taken));
+        let buffered = self.reader.buffer().to_vec();
+        let len = buffered.len();
+        self.reader.consume(len);
+        if already + len as u64 > max {
+            self.status = 2;
+            return fail(too_big(&self.path, max));
+        }
+        bar.inc(len as u64);
+        let path = self.path.clone();
+        match read_bounded(&mut self.reader, &path, max, already + len as u64, bar) {
+            Ok(more) => Ok([buffered, more].concat()),
+            Err(f) => {
+                self.status = if f.0.contains("input limit") { 2 } else { 1 };
+                Err(f)
+            }
+        }
+    }
+}
+
+pub fn too_big_streamed(path: &str, max: u64) -> String {
+    format!("{} is over the {} input limit (--max-input): stopped there", name_of(path), human_bytes(max))
 }

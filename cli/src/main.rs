@@ -13,6 +13,8 @@
 //! whole reference; `io.rs` the input/output mechanics.
 
 mod io;
+mod render;
+mod stats;
 
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
 use agentlines::runlog;
@@ -23,13 +25,14 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use io::{fail, Failure, Out};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const EXAMPLES: &str = "Examples:
   agentlines parse run.jsonl                  # agent stdout or a Paperclip run log
   tail -f run.log | agentlines parse          # live: one flush per line that arrives
+  agentlines parse -o text run.jsonl          # readable text (or -o markdown)
+  agentlines stats runs/*.jsonl               # tokens, cost, time per tool, errors
   agentlines parse --format codex --ts 2026-01-01T00:00:00Z a.log b.log
   agentlines session ~/.claude/projects/x/session.jsonl
   agentlines dump session.jsonl --select 'message,tool,-tool:Read'
@@ -45,9 +48,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Agent stdout (JSON lines or text) or a Paperclip run log -> transcript entries (JSON lines)
+    /// Agent stdout (JSON lines or text) or a Paperclip run log -> transcript entries
     #[command(after_help = PARSE_NOTES)]
     Parse(ParseArgs),
+    /// Tokens, cost, time per tool and errors of runs, per file and in total
+    #[command(after_help = STATS_NOTES)]
+    Stats(StatsArgs),
     /// A transcript file -> the normalized session (JSON)
     #[command(after_help = WHOLE_INPUT)]
     Session(SessionArgs),
@@ -63,22 +69,45 @@ enum Cmd {
 
 const PARSE_NOTES: &str = "Input: each FILE in turn, each with a fresh parser; `-` or no FILE with a piped \
 standard input reads standard input. A file whose first line is a Paperclip run-log row \
-{\"ts\",\"stream\",\"chunk\",\"seq\"?} is read as a run log (see --input).
+{\"ts\",\"stream\",\"chunk\",\"seq\"?} is read as a run log (see --input). A file whose first \
+8 KiB hold a NUL byte is binary, not agent output, and is refused.
+
+Output: JSON Lines of the host's entries (--output jsonl, the default), readable text \
+(--output text) or a Markdown transcript (--output markdown). With several files, or with \
+--location, each entry names its file and line: {\"file\",\"line\",\"kind\",…} in JSON Lines, \
+`file:line:` in text, a heading per file in Markdown.
+
+Parser: the stateful one by default (tool results paired with their calls, durations, \
+streamed deltas merged as they arrive); --stateless gives exactly what the host's default \
+ui-parser file (parseStdoutLine) shows for each line.
 
 Memory: agent stdout is streamed line by line (memory is one line plus the parser's capped \
-state) and the output is flushed whenever the input has to wait. A run log is read whole \
-(its rows are reordered by seq), at most --max-input bytes.
+state; a line over 16 MiB keeps its first 64 KiB and its length) and the output is flushed \
+whenever the input has to wait. A run log is read whole (its rows are reordered by seq), at \
+most --max-input bytes (256M when not given). With --max-input, reading stops there.
 
 Timestamps: without --ts, a line that is a JSON record with its own top-level \"timestamp\" \
-(session files, Gemini events) gets it, later lines without one the last seen, lines before \
-any the time the command started. In a run log every line gets the ts of the row it begins in. \
---ts replaces all of these; --ts with --record-ts only the start time.
+(session files, Gemini events) gets it; other lines of a file get the last one seen, or the \
+time the command started; lines from standard input get the time they arrived. In a run log \
+every line gets the ts of the row it begins in. --ts replaces all of these; --ts with \
+--record-ts only where a record carries none.
 
 Run logs: rows are ordered by seq, chunks joined per stream into lines; docs/runlog.md has \
 the rules.
 
-Exit status: 0 on success, 2 on a usage error or bad input (one line `agentlines: <why>` on \
-standard error).";
+Exit status: 0 when every input was read; 1 when one could not be read (missing, unreadable); \
+2 on a usage error, or when an input was refused (binary, over --max-input, not a run log). \
+Each problem is one line `agentlines: <why>` on standard error, and the other files are still \
+read.";
+
+const STATS_NOTES: &str = "Reads its inputs as parse does (same options), then prints per file \
+and in total: entries by kind; tokens and cost as the Paperclip host's run summary counts them \
+(the sum over every result entry except subtype paperclip_runner_session_usage; \
+docs/entries.md says what each runtime's results carry); the time from the first entry to the \
+last; errors (stderr entries, failed tool results, failed results); and per tool its calls, \
+errors and time (from the results' durations, which the stateful parser adds).
+
+Exit status: as parse.";
 
 const WHOLE_INPUT: &str = "Memory: the reader needs the whole file, so it is read whole, at most \
 --max-input bytes (default 256M), from a file or from standard input alike.";
@@ -90,15 +119,16 @@ earlier items. At most --max-input bytes are read (default 256M).";
 /// Default `--max-input` for what must be held whole.
 const MAX_INPUT: &str = "256M";
 
+/// What `parse` and `stats` read, and how.
 #[derive(Args)]
-struct ParseArgs {
+struct ReadArgs {
     /// Files to read (`-` for standard input)
     #[arg(value_name = "FILE")]
     files: Vec<String>,
     /// The runtime, instead of detecting it from the stream
     #[arg(long, value_name = "NAME", value_parser = Choice::formats())]
     format: Option<String>,
-    /// Parse each line on its own (what the host's parseStdoutLine does)
+    /// Parse each line on its own, as the host's default file does (parseStdoutLine)
     #[arg(long)]
     stateless: bool,
     /// Give every entry this time (RFC 3339, like 2026-01-02T03:04:05.000Z)
@@ -110,9 +140,34 @@ struct ParseArgs {
     /// What the input is: detected from its first line, agent stdout, or a Paperclip run log
     #[arg(long, value_enum, default_value_t = InputKind::Auto)]
     input: InputKind,
-    /// Largest run log read whole (bytes; K, M, G suffixes)
-    #[arg(long, value_name = "SIZE", default_value = MAX_INPUT, value_parser = io::parse_size)]
-    max_input: u64,
+    /// Stop reading an input past this many bytes (K, M, G suffixes); a run log, which is
+    /// read whole, is refused past 256M when no limit is given
+    #[arg(long, value_name = "SIZE", value_parser = io::parse_size)]
+    max_input: Option<u64>,
+}
+
+#[derive(Args)]
+struct ParseArgs {
+    #[command(flatten)]
+    read: ReadArgs,
+    /// How entries are written
+    #[arg(long, short = 'o', value_enum, default_value_t = render::Output::Jsonl)]
+    output: render::Output,
+    /// Only these entry kinds (comma-separated, e.g. assistant,tool_call,tool_result)
+    #[arg(long, value_name = "KINDS")]
+    kind: Option<String>,
+    /// Name each entry's file and line (always on with several files)
+    #[arg(long)]
+    location: bool,
+}
+
+#[derive(Args)]
+struct StatsArgs {
+    #[command(flatten)]
+    read: ReadArgs,
+    /// A JSON report instead of text
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -177,7 +232,7 @@ struct Choice {
 impl Choice {
     fn formats() -> Choice {
         let mut names = vec!["auto"];
-        names.extend(Format::JSON.iter().chain([Format::Plain].iter()).map(|f| f.name()));
+        names.extend(Format::JSON.iter().chain(Format::TEXT.iter()).map(|f| f.name()));
         Choice { what: "format", names }
     }
 
@@ -238,16 +293,20 @@ fn main() {
     }
     let result = match cli.cmd {
         Cmd::Parse(a) => parse_cmd(a),
-        Cmd::Session(a) => session_cmd(a),
-        Cmd::Dump(a) => dump_cmd(a),
+        Cmd::Stats(a) => stats_cmd(a),
+        Cmd::Session(a) => session_cmd(a).map(|()| 0),
+        Cmd::Dump(a) => dump_cmd(a).map(|()| 0),
         Cmd::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "agentlines", &mut std::io::stdout());
-            Ok(())
+            Ok(0)
         }
     };
-    if let Err(Failure(msg)) = result {
-        eprintln!("agentlines: {msg}");
-        std::process::exit(2);
+    match result {
+        Ok(status) => std::process::exit(status),
+        Err(Failure(msg)) => {
+            eprintln!("agentlines: {msg}");
+            std::process::exit(2);
+        }
     }
 }
 
@@ -267,7 +326,7 @@ fn usage_error(e: clap::Error) -> ! {
     let first = lines.next().unwrap_or("").trim_start_matches("error: ").to_owned();
     let why = match e.kind() {
         ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            "no command (parse, session, dump or completions)".to_owned()
+            "no command (parse, stats, session, dump or completions)".to_owned()
         }
         ErrorKind::InvalidSubcommand => format!("unknown command {}", ctx(ContextKind::InvalidSubcommand)),
         ErrorKind::UnknownArgument => format!("unknown option {}", ctx(ContextKind::InvalidArg)),
@@ -295,6 +354,8 @@ fn one_input(file: &Option<String>) -> Result<String, Failure> {
 struct Stamps {
     fixed: Option<String>,
     records: bool,
+    /// Standard input: a line without a time of its own gets the time it arrived.
+    live: bool,
     last: String,
 }
 
@@ -304,25 +365,53 @@ impl Stamps {
     fn of(&mut self, line: &str, value: Option<&agentlines::json::Value>) -> String {
         if self.records {
             if let Some(t) = runlog::record_timestamp_of(line, value) {
-                self.last = t;
+                self.last = t.clone();
+                return t;
             }
-            return self.last.clone();
         }
-        self.fixed.clone().unwrap_or_else(|| self.last.clone())
+        match &self.fixed {
+            Some(t) => t.clone(),
+            None if self.live => now_iso(),
+            None => self.last.clone(),
+        }
     }
 }
 
-fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
+/// How a file's reading ended, when it did not simply end: reported on standard error and
+/// the command goes on with the next file; the exit status is the worst seen (see
+/// PARSE_NOTES).
+struct Skipped {
+    status: i32,
+    why: String,
+}
+
+/// Where `read_inputs` hands what it read: each line's entries with their origin, or `None`
+/// before a read that may wait (time to flush the output).
+type Sink<'s> = dyn FnMut(Option<(&[Entry], &render::Origin)>) -> Result<(), Failure> + 's;
+
+/// Reads every input of `parse` or `stats`, one fresh parser per file, and hands each
+/// line's entries to `each` with where they came from. Returns the exit status: 0, or the
+/// worst of the files that could not be read (1: missing, unreadable or binary; 2: refused,
+/// e.g. over --max-input).
+fn read_inputs(
+    a: &ReadArgs,
+    each: &mut Sink,
+    file_done: &mut dyn FnMut(&str),
+) -> Result<i32, Failure> {
     let files = io::inputs(&a.files)?;
     let format = match a.format.as_deref() {
         None | Some("auto") | Some("autodetect") => None,
         Some(name) => Format::from_name(name),
     };
     let start = a.ts.clone().unwrap_or_else(now_iso);
-    let mut out = Out::new();
+    let mut status = 0;
     for path in &files {
-        let mut stamps =
-            Stamps { fixed: a.ts.clone(), records: a.ts.is_none() || a.record_ts, last: start.clone() };
+        let mut stamps = Stamps {
+            fixed: a.ts.clone(),
+            records: a.ts.is_none() || a.record_ts,
+            live: path == "-",
+            last: start.clone(),
+        };
         let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
         let mut one = |line: &str, ts_of: TsOf| -> Vec<Entry> {
             match a.stateless {
@@ -330,124 +419,250 @@ fn parse_cmd(a: ParseArgs) -> Result<(), Failure> {
                 false => parser.parse_line_stamped(line, ts_of),
             }
         };
-        parse_file(path, &a, &mut stamps, &mut one, &mut out)?;
+        let name = io::name_of(path).to_owned();
+        match parse_file(path, &name, a, &mut stamps, &mut one, each)? {
+            None => {}
+            Some(Skipped { status: s, why }) => {
+                eprintln!("agentlines: {why}");
+                status = status.max(s);
+            }
+        }
+        file_done(&name);
     }
-    out.flush()
+    Ok(status)
 }
 
-fn write_entries(out: &mut Out, entries: &[Entry]) -> Result<(), Failure> {
-    for e in entries {
-        out.entry_line(e)?;
-    }
-    Ok(())
+fn parse_cmd(a: ParseArgs) -> Result<i32, Failure> {
+    let kinds = match &a.kind {
+        Some(list) => Some(kind_filter(list)?),
+        None => None,
+    };
+    let located = a.location || a.read.files.len() > 1;
+    let mut renderer = render::Renderer::new(a.output, located);
+    let mut out = Out::new();
+    let mut buf = String::new();
+    let status = read_inputs(
+        &a.read,
+        &mut |got| {
+            let Some((entries, at)) = got else { return out.flush() };
+            for e in entries {
+                if kinds.as_ref().map_or(true, |k| k.contains(&e.kind())) {
+                    renderer.entry(e, at, &mut buf);
+                }
+            }
+            out.text(&buf)?;
+            buf.clear();
+            Ok(())
+        },
+        &mut |_| {},
+    )?;
+    renderer.finish(&mut buf);
+    out.text(&buf)?;
+    out.flush()?;
+    Ok(status)
 }
 
+/// `--kind assistant,tool_call`: the host's kinds, checked.
+fn kind_filter(list: &str) -> Result<Vec<&'static str>, Failure> {
+    let mut kinds = Vec::new();
+    for k in list.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+        match ENTRY_KINDS.iter().find(|known| **known == k) {
+            Some(known) => kinds.push(*known),
+            None => return fail(format!("unknown entry kind {k} in --kind (known: {})", ENTRY_KINDS.join(", "))),
+        }
+    }
+    if kinds.is_empty() {
+        return fail("--kind lists no kind");
+    }
+    Ok(kinds)
+}
+
+/// The host's 17 entry kinds (docs/entries.md).
+const ENTRY_KINDS: [&str; 17] = [
+    "assistant", "thinking", "user", "tool_call", "tool_result", "init", "result", "stderr", "system",
+    "stdout", "diff", "provider_activity", "workspace_change", "workspace_file_reference",
+    "runtime_request", "run_result", "run_terminal",
+];
+
+fn stats_cmd(a: StatsArgs) -> Result<i32, Failure> {
+    let mut per_file: Vec<(String, stats::Stats)> = Vec::new();
+    let current = std::cell::RefCell::new(stats::Stats::default());
+    let status = read_inputs(
+        &a.read,
+        &mut |got| {
+            for e in got.map_or(&[][..], |(entries, _)| entries) {
+                current.borrow_mut().add(e);
+            }
+            Ok(())
+        },
+        &mut |name| {
+            let mut done = current.take();
+            done.end_file();
+            per_file.push((name.to_owned(), done));
+        },
+    )?;
+    let mut total = stats::Stats::default();
+    for (_, s) in &per_file {
+        total.merge(s);
+    }
+    let mut out = Out::new();
+    if a.json {
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            files: Vec<FileStats<'a>>,
+            total: &'a stats::Stats,
+        }
+        #[derive(serde::Serialize)]
+        struct FileStats<'a> {
+            file: &'a str,
+            #[serde(flatten)]
+            stats: &'a stats::Stats,
+        }
+        let files = per_file.iter().map(|(file, stats)| FileStats { file, stats }).collect();
+        out.json_pretty(&Report { files, total: &total })?;
+    } else {
+        let mut text = String::new();
+        for (name, s) in &per_file {
+            text.push_str(name);
+            text.push('\n');
+            text.push_str(&s.text("  "));
+        }
+        if per_file.len() > 1 {
+            text.push_str("total\n");
+            text.push_str(&total.text("  "));
+        }
+        out.text(&text)?;
+    }
+    out.flush()?;
+    Ok(status)
+}
+
+/// Reads one input. `Ok(None)`: read to its end; `Ok(Some(..))`: stopped or skipped, with
+/// why (the caller reports it and goes on); `Err`: the output failed, which ends everything.
 fn parse_file(
     path: &str,
-    a: &ParseArgs,
+    name: &str,
+    a: &ReadArgs,
     stamps: &mut Stamps,
     one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
-    out: &mut Out,
-) -> Result<(), Failure> {
-    let (input, size) = io::open(path)?;
+    each: &mut Sink,
+) -> Result<Option<Skipped>, Failure> {
+    let skipped = |status, why: String| Ok(Some(Skipped { status, why }));
+    let (input, size) = match io::open(path) {
+        Ok(opened) => opened,
+        Err(Failure(why)) => return skipped(1, why),
+    };
+    // A file known to be over the limit is refused before any of it is read.
+    let limit = a.max_input.or((a.input == InputKind::RunLog).then_some(io::DEFAULT_MAX_INPUT));
+    if let (Some(max), Some(n)) = (limit, size) {
+        if n > max && a.input == InputKind::Stdout {
+            return skipped(2, io::too_big_streamed(path, max));
+        }
+        if n > max {
+            return skipped(2, io::too_big(path, max));
+        }
+    }
     let bar = io::progress(size, "parse");
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut raw = Vec::new();
+    let mut lines = io::Lines::new(input, path, a.max_input);
+    match lines.binary_at() {
+        Err(Failure(why)) => return skipped(1, why),
+        Ok(Some(at)) => {
+            return skipped(
+                2,
+                format!("{name} is binary (a NUL byte at offset {at}), not agent output: skipped"),
+            )
+        }
+        Ok(None) => {}
+    }
     let mut decided = a.input != InputKind::Auto;
     if a.input == InputKind::RunLog {
-        return parse_run_log(path, String::new(), &mut reader, a, stamps, one, out, &bar);
+        return parse_run_log(path, name, String::new(), &mut lines, a, stamps, one, each, &bar);
     }
-    // The bar advances per MiB, not per line (`inc` per line was 1% of a run).
+    let mut line_no = 0usize;
     let mut unshown = 0u64;
-    while let Some((bytes, taken)) = next_line(&mut reader, &mut raw, out, path)? {
-        unshown += bytes.len() as u64;
+    loop {
+        let line = match lines.next(&mut || each(None))? {
+            io::Line::End => break,
+            io::Line::Failed(Failure(why)) => return skipped(lines.failure_status(), why),
+            io::Line::Whole(bytes) => bytes,
+            io::Line::Overlong { len, head } => {
+                line_no += 1;
+                let ts = stamps.fixed.clone().unwrap_or_else(|| stamps.of("", None));
+                each(Some((&agentlines::parser::overlong_line(len, &head, &ts), &render::Origin { file: name, line: line_no })))?;
+                continue;
+            }
+        };
+        line_no += 1;
+        // The bar advances per MiB, not per line (`inc` per line was 1% of a run).
+        unshown += line.len() as u64;
         if unshown >= 1 << 20 {
             bar.inc(std::mem::take(&mut unshown));
         }
         // A SIMD check first (simdutf8: ~4x std's `from_utf8`, which was ~10% of a run, and
         // std's several times the lossy one's); only invalid lines pay for the lossy copy.
-        let text = match simdutf8::basic::from_utf8(bytes) {
+        let text = match simdutf8::basic::from_utf8(line) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(bytes),
+            Err(_) => String::from_utf8_lossy(line),
         };
-        let line = text.strip_suffix('\n').unwrap_or(&text);
-        if !decided && !line.trim().is_empty() {
+        let text_line = text.strip_suffix('\n').unwrap_or(&text);
+        if !decided && !text_line.trim().is_empty() {
             decided = true;
-            if runlog::read_row(line).is_some() {
+            if runlog::read_row(text_line).is_some() {
                 let head = text.into_owned();
-                reader.consume(taken);
                 bar.inc(unshown);
-                return parse_run_log(path, head, &mut reader, a, stamps, one, out, &bar);
+                return parse_run_log(path, name, head, &mut lines, a, stamps, one, each, &bar);
             }
         }
-        write_entries(out, &one(line, &mut |v| stamps.of(line, v)))?;
-        reader.consume(taken);
+        let entries = one(text_line, &mut |v| stamps.of(text_line, v));
+        each(Some((&entries, &render::Origin { file: name, line: line_no })))?;
     }
     bar.finish_and_clear();
-    Ok(())
-}
-
-/// The next line of `reader` (with its `\n`, unless it is the last and has none) and how
-/// many of the reader's buffered bytes it takes (to `consume` once the line is read);
-/// `None` at the end. A line that lies in the reader's buffer is used where it lies (no
-/// copy, as `read_until` made); one that spans reads is gathered in `raw`. When nothing
-/// complete is buffered the next read may wait (a pipe, `tail -f`), so what was parsed so
-/// far is flushed first.
-fn next_line<'r>(
-    reader: &'r mut BufReader<Box<dyn std::io::Read>>,
-    raw: &'r mut Vec<u8>,
-    out: &mut Out,
-    path: &str,
-) -> Result<Option<(&'r [u8], usize)>, Failure> {
-    raw.clear();
-    loop {
-        if let Some(i) = memchr::memchr(b'\n', reader.buffer()) {
-            if raw.is_empty() {
-                return Ok(Some((&reader.buffer()[..=i], i + 1)));
-            }
-            raw.extend_from_slice(&reader.buffer()[..=i]);
-            return Ok(Some((&raw[..], i + 1)));
-        }
-        out.flush()?;
-        let part = reader.buffer().len();
-        raw.extend_from_slice(reader.buffer());
-        reader.consume(part);
-        let more = match reader.fill_buf() {
-            Ok(more) => more,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return fail(format!("cannot read {}: {}", io::name_of(path), io::io_reason(&e))),
-        };
-        if more.is_empty() {
-            return Ok((!raw.is_empty()).then_some((&raw[..], 0)));
-        }
-    }
+    Ok(None)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn parse_run_log(
     path: &str,
+    name: &str,
     head: String,
-    reader: &mut dyn std::io::Read,
-    a: &ParseArgs,
+    lines: &mut io::Lines,
+    a: &ReadArgs,
     stamps: &mut Stamps,
     one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
-    out: &mut Out,
+    each: &mut Sink,
     bar: &indicatif::ProgressBar,
-) -> Result<(), Failure> {
-    let rest = io::read_bounded(reader, path, a.max_input, head.len() as u64, bar)?;
+) -> Result<Option<Skipped>, Failure> {
+    let max = a.max_input.unwrap_or(io::DEFAULT_MAX_INPUT);
+    let rest = match lines.rest(max, head.len() as u64, bar) {
+        Ok(rest) => rest,
+        Err(Failure(why)) => return Ok(Some(Skipped { status: lines.failure_status(), why })),
+    };
     bar.finish_and_clear();
     let text = head + &io::lossy(rest);
     if !text.trim().is_empty() && !runlog::is_run_log(&text) {
-        return fail(format!(
+        let why = format!(
             "{} is not a Paperclip run log: its first line is not a {{\"ts\",\"stream\",\"chunk\"}} \
              row (without --input run-log it is read as agent stdout)",
             io::name_of(path)
-        ));
+        );
+        return Ok(Some(Skipped { status: 2, why }));
     }
     let fallback = stamps.fixed.clone().unwrap_or_else(|| stamps.last.clone());
     // `--ts` alone gives every entry that time; with `--record-ts` the rows' own ts win.
     let fixed = if stamps.records { None } else { stamps.fixed.as_deref() };
-    write_entries(out, &runlog::parse(&text, &fallback, fixed, |l, ts| one(l, &mut |_| ts.to_owned())))
+    let mut failed = Ok(());
+    runlog::parse_each(
+        &text,
+        &fallback,
+        fixed,
+        |l, ts| one(l, &mut |_| ts.to_owned()),
+        |line, entries| {
+            if failed.is_ok() {
+                failed = each(Some((&entries, &render::Origin { file: name, line })));
+            }
+        },
+    );
+    failed.map(|()| None)
 }
 
 fn session_cmd(a: SessionArgs) -> Result<(), Failure> {

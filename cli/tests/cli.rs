@@ -43,8 +43,13 @@ fn stdout_json(o: &Output) -> Value {
 
 /// Exit 2, a reason on stderr that mentions `needle`, no panic trace.
 fn assert_bad(o: &Output, needle: &str) {
+    assert_exit(o, 2, needle);
+}
+
+/// Exit `code`, a reason on stderr that mentions `needle`, no panic trace.
+fn assert_exit(o: &Output, code: i32, needle: &str) {
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "exit code for {needle}: stderr {err}");
+    assert_eq!(o.status.code(), Some(code), "exit code for {needle}: stderr {err}");
     assert!(err.starts_with("agentlines: "), "stderr: {err}");
     assert!(err.contains(needle), "stderr should mention {needle:?}: {err}");
     assert!(!err.contains("panicked"), "panic: {err}");
@@ -231,7 +236,7 @@ fn parse_prints_entries_as_json_lines() {
         }
     }
     assert_bad(&run(&["parse", "--format", "nope", "-"], Some("x")), "unknown format nope");
-    assert_bad(&run(&["parse", "/no/such/stdout.log"], None), "no such file");
+    assert_exit(&run(&["parse", "/no/such/stdout.log"], None), 1, "no such file");
 }
 
 #[test]
@@ -378,6 +383,9 @@ fn parse_reads_several_files_each_with_a_fresh_parser() {
     let got = entries(&run(&["parse", "--ts", ts, "--record-ts", pa, pb, pc], None));
     let kinds: Vec<&str> = got.iter().map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["init", "tool_call", "tool_result", "stderr"]);
+    // Several files: each record names its file and line.
+    let at: Vec<(&str, u64)> = got.iter().map(|e| (e["file"].as_str().unwrap(), e["line"].as_u64().unwrap())).collect();
+    assert_eq!(at, [(pa, 1), (pa, 2), (pb, 1), (pc, 1)]);
     // b.jsonl's parser never saw the call: the result is not paired with it.
     assert!(got[2].get("toolName").is_none(), "{}", got[2]);
     // Each file is detected on its own: c.jsonl is a run log, its row keeps its ts.
@@ -385,10 +393,10 @@ fn parse_reads_several_files_each_with_a_fresh_parser() {
     // The same lines in one stream do pair.
     let one = entries(&run(&["parse", "--ts", ts], Some(&format!("{INIT}\n{call}\n{result}\n"))));
     assert_eq!(one[2]["toolName"], "Bash");
-    // A missing file among them stops with its name (what came before is printed).
-    let o = run(&["parse", "--ts", ts, pa, "/no/such/file.jsonl"], None);
-    assert_bad(&o, "cannot read /no/such/file.jsonl: no such file");
-    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
+    // A missing file among them is reported and the others are still read; exit 1 at the end.
+    let o = run(&["parse", "--ts", ts, pa, "/no/such/file.jsonl", pb], None);
+    assert_exit(&o, 1, "cannot read /no/such/file.jsonl: no such file");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 3);
     for p in [a, b, c] {
         let _ = std::fs::remove_file(p);
     }
@@ -416,13 +424,19 @@ fn max_input_bounds_what_is_read_whole() {
     let o = run(&["parse", "--max-input", "1K", path], None);
     assert_bad(&o, "over the 1 KiB input limit");
     assert!(o.stderr.ends_with(b"raise it with --max-input)\n"), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stdout.is_empty(), "nothing of a run log is printed before it is read whole");
+    assert!(o.stdout.is_empty(), "a file known to be over the limit is refused before it is read");
+    let o = run(&["parse", "--input", "run-log", "--max-input", "1K", path], None);
+    assert_bad(&o, "over the 1 KiB input limit");
     // From a pipe, where the size is not known up front.
     assert_bad(&run(&["parse", "--max-input", "1K"], Some(&log)), "standard input is over the 1 KiB input limit");
     assert_eq!(entries(&run(&["parse", "--max-input", "2K", path], None)).len(), 20);
-    // Agent stdout is streamed, so the limit does not apply to it.
+    // Agent stdout is streamed: without --max-input there is no limit; with one, reading
+    // stops there (what came before it is printed).
     let big_plain = "plain text line\n".repeat(200);
-    assert_eq!(entries(&run(&["parse", "--max-input", "1K", "--format", "plain"], Some(&big_plain))).len(), 200);
+    assert_eq!(entries(&run(&["parse", "--format", "plain"], Some(&big_plain))).len(), 200);
+    let o = run(&["parse", "--max-input", "1K", "--format", "plain"], Some(&big_plain));
+    assert_bad(&o, "standard input is over the 1 KiB input limit (--max-input): stopped there");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 64);
     // session and dump read whole too.
     assert_bad(&run(&["session", "--max-input", "100", &fixture("session-v2.1.281.jsonl")], None), "over the 100 bytes input limit");
     assert_bad(&run(&["dump", "--max-input", "100", &fixture("session-v2.1.281.jsonl")], None), "over the 100 bytes input limit");
@@ -457,4 +471,131 @@ fn a_closed_standard_output_is_an_error_not_a_lost_output() {
         .expect("run sh");
     assert!(o.status.success());
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
+}
+
+/// `sh -c` with a virtual-memory limit (KiB) around the command: what must stay bounded
+/// fails with an allocation error past it.
+fn run_limited(kib: u64, script: &str) -> Output {
+    Command::new("sh")
+        .args(["-c", &format!("ulimit -v {kib}; {script}"), "sh", BIN])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run sh")
+}
+
+#[test]
+fn endless_and_overlong_input_stays_in_bounded_memory() {
+    // /dev/zero is binary (refused at once); from a pipe with no NUL bytes, an endless line is
+    // cut at --max-input. Each under 256 MB of address space (they used to ask for 8.6 GB).
+    let o = run_limited(256 << 10, "exec \"$1\" parse --max-input 1M /dev/zero");
+    assert_bad(&o, "/dev/zero is binary (a NUL byte at offset 0)");
+    let o = run_limited(256 << 10, "exec \"$1\" dump --max-input 1M /dev/zero");
+    assert_bad(&o, "/dev/zero is over the 1 MiB input limit");
+    let o = run_limited(256 << 10, "tr '\\0' a < /dev/zero | \"$1\" parse --max-input 1M");
+    assert_bad(&o, "standard input is over the 1 MiB input limit");
+    let o = run_limited(256 << 10, "tr '\\0' a < /dev/zero | \"$1\" session --max-input 1M");
+    assert_bad(&o, "standard input is over the 1 MiB input limit");
+    // A 200 MB line with no limit given: its first 64 KiB and its length, in bounded memory.
+    let o = run_limited(256 << 10, "head -c 200000000 /dev/zero | tr '\\0' a | \"$1\" parse --ts 2026-01-01T00:00:00Z");
+    let got = entries(&o);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0]["text"], "line of 200000000 bytes is over the 16 MB limit; showing its first 64 KB");
+    assert_eq!(got[1]["text"].as_str().unwrap().len(), 64 * 1024);
+}
+
+#[test]
+fn binary_files_are_refused_and_the_rest_read() {
+    let text = temp_file("ok.jsonl", &format!("{INIT}\n"));
+    let bin = temp_file("elf.bin", "\u{7f}ELF\u{2}\u{1}\u{1}\u{0}\u{0}junk\n{\"type\":\"x\"}\n");
+    let (pt, pb) = (text.to_str().unwrap(), bin.to_str().unwrap());
+    let o = run(&["parse", pb, pt], None);
+    assert_bad(&o, &format!("{pb} is binary (a NUL byte at offset 7), not agent output: skipped"));
+    let got: Vec<Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0]["kind"], "init");
+    assert_eq!(got[0]["file"], pt);
+    for p in [text, bin] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn output_text_markdown_and_kind_filter() {
+    let call = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Look <b>here</b> `<i>`"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+    let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a ```` b"}]}}"#;
+    let input = format!("{INIT}\n{call}\n{result}\n");
+    let ts = "2026-01-01T10:20:30Z";
+    let o = run(&["parse", "--ts", ts, "-o", "text"], Some(&input));
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("10:20:30 init: model m, session s1\n"), "{text}");
+    assert!(text.contains("10:20:30 tool call Bash: {\"command\":\"ls\"}\n"), "{text}");
+    assert!(text.contains("10:20:30 tool result (Bash, 0.0s): a ```` b\n"), "{text}");
+    let o = run(&["parse", "--ts", ts, "--output", "markdown"], Some(&input));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("**Assistant** (10:20:30)\n\nLook &lt;b>here&lt;/b> `<i>`\n"), "{md}");
+    assert!(md.contains("**Tool call: Bash** (10:20:30)\n\n```json\n{\n  \"command\": \"ls\"\n}\n```\n"), "{md}");
+    assert!(md.contains("`````\na ```` b\n`````\n"), "{md}");
+    let got = entries(&run(&["parse", "--ts", ts, "--kind", "tool_call,init"], Some(&input)));
+    let kinds: Vec<&str> = got.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["init", "tool_call"]);
+    assert_bad(&run(&["parse", "--kind", "frobnicate"], Some(&input)), "unknown entry kind frobnicate in --kind");
+}
+
+#[test]
+fn stats_sums_as_the_host_does() {
+    let result = |cost: f64, sub: &str| {
+        format!(r#"{{"type":"result","subtype":"{sub}","session_id":"s{cost}","total_cost_usd":{cost},"usage":{{"input_tokens":100,"output_tokens":10,"cache_read_input_tokens":5}},"result":"ok"}}"#)
+    };
+    let call = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+    let res = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"boom","is_error":true}]}}"#;
+    let a = temp_file("stats-a.jsonl", &format!("{INIT}\n{call}\n{res}\n{}\n", result(0.25, "success")));
+    let b = temp_file("stats-b.jsonl", &format!("{}\n", result(0.5, "error_max_turns")));
+    let (pa, pb) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let report = stdout_json(&run(&["stats", "--json", pa, pb], None));
+    assert_eq!(report["files"][0]["file"], pa);
+    assert_eq!(report["files"][0]["costUsd"], 0.25);
+    assert_eq!(report["files"][0]["tools"]["Bash"]["calls"], 1);
+    assert_eq!(report["files"][0]["tools"]["Bash"]["errors"], 1);
+    assert_eq!(report["total"]["costUsd"], 0.75);
+    assert_eq!(report["total"]["inputTokens"], 200.0);
+    assert_eq!(report["total"]["cachedTokens"], 10.0);
+    assert_eq!(report["total"]["results"], 2);
+    let o = run(&["stats", pa, pb], None);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("total\n  entries  "), "{text}");
+    assert!(text.contains("  cost     $0.7500\n"), "{text}");
+    for p in [a, b] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn stdin_lines_are_stamped_when_they_arrive() {
+    let mut child = Command::new(BIN)
+        .args(["parse", "--format", "plain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run agentlines");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"first\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    stdin.write_all(b"second\n").unwrap();
+    drop(stdin);
+    let got = entries(&child.wait_with_output().unwrap());
+    let ms = |e: &Value| agentlines::time::parse_ts_ms(e["ts"].as_str().unwrap()).unwrap();
+    assert!(ms(&got[1]) - ms(&got[0]) >= 1000, "{got:?}");
+}
+
+#[test]
+fn format_help_lists_every_runtime() {
+    let o = run(&["parse", "--format", "nope"], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    for name in ["claude", "hermes", "hermes_gateway", "plain", "letta", "openrouter"] {
+        assert!(err.contains(name), "{name} missing from: {err}");
+    }
 }
