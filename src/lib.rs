@@ -1,10 +1,45 @@
-//! agentlines: turns what coding agents print into a clean transcript.
+//! agentlines turns what coding agents print (Claude Code, Codex, Gemini CLI, OpenCode,
+//! Cursor, pi, OpenClaw, ACP agents and more: the README's runtime table) into transcript
+//! entries: assistant text, thinking, tool calls paired with their results, diffs, notices,
+//! usage and cost. `&str` in, owned [`Entry`] values out; nothing here reads a clock, the
+//! environment or the network, so the output depends on the input only, and nothing panics
+//! or fails on any input (a line nobody reads becomes a `stdout` or `system` entry).
 //!
-//! A pure core (`&str` in, owned [`Entry`] values out) with one module per runtime under
-//! [`formats`], the host's two parser shapes in [`parser`], and readers for message
-//! frames, turn signals and session files beside them. The WebAssembly binding lives in
-//! `wasm.rs` alone; the native CLI in `src/bin/agentlines.rs`. Nothing here reads a
-//! clock, the environment or the network: output depends on input only.
+//! ```
+//! use agentlines::{entries_to_json, parse_line, Entry, StdoutParser};
+//!
+//! // One line on its own (what the Paperclip host's default parser file does per line).
+//! let init = r#"{"type":"system","subtype":"init","model":"claude-sonnet-4-5","session_id":"abc"}"#;
+//! let ts = "2026-01-01T00:00:00.000Z";
+//! assert_eq!(parse_line(init, ts), vec![Entry::init(ts, "claude-sonnet-4-5", "abc")]);
+//!
+//! // A whole stream: the runtime is detected, tool results are paired with their calls.
+//! let mut parser = StdoutParser::new();
+//! let call = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+//! let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"README.md"}]}}"#;
+//! let mut entries = Vec::new();
+//! for line in [init, call, result] {
+//!     entries.extend(parser.parse_line(line, ts));
+//! }
+//! assert!(matches!(&entries[2], Entry::ToolResult { tool_name: Some(n), .. } if n == "Bash"));
+//! // The host's JSON: `[{"kind":"init",…},{"kind":"tool_call",…},{"kind":"tool_result",…}]`.
+//! assert!(entries_to_json(&entries).starts_with(r#"[{"kind":"init""#));
+//! ```
+//!
+//! The API:
+//! - [`parse_line`] / [`parse_line_as`] (stateless) and [`StdoutParser`] (stateful: runtime
+//!   detection and locking, pairing, deltas, `parse_chunk` for raw chunks), with
+//!   [`merge_deltas`] and the limits in [`parser`];
+//! - [`Entry`] (the host's `TranscriptEntry`, `Serialize` and `Deserialize`), [`OtherEntry`],
+//!   [`entries_to_json`]; [`Format`] names a runtime;
+//! - readers of whole files: [`runlog`] (Paperclip's stored run logs), [`sessions`]
+//!   (normalized sessions), [`items`] (Claude Code session items), [`frames`] and
+//!   [`turn_signals`]; [`time`] (RFC 3339 to milliseconds).
+//!
+//! The modules hidden from these docs (`formats`, `json`, `entry`…) are the implementation:
+//! reachable for the bindings, the `agentlines` command (the `agentlines-cli` package) and
+//! the tests, not part of the API. `docs/` in the repository has the rest: the entry fields
+//! (`docs/entries.md`), each runtime (`docs/formats/`), the readers.
 
 // The host's ui-parser files (wasm without the `std` feature) are `no_std`: the panic handler
 // in wasm.rs is a bare trap, so std's panic machinery (hook, payload, the message formatted
@@ -60,22 +95,28 @@ macro_rules! per_thread {
 // Name-based calls (the npm entry's readers, the bindgen API) and stored run logs (the CLI):
 // never in the host's files.
 #[cfg(feature = "std")]
+#[doc(hidden)]
 pub mod api;
 // How values cross that boundary as JSON (`$js` tags, escaped keys, arguments by position),
 // below `api` and the modules it calls.
 #[cfg(feature = "std")]
+#[doc(hidden)]
 pub mod wire;
+#[doc(hidden)]
 pub mod entry;
 // The runtime modules' docs link private helpers (acp's `ToolLine`, pi's `session`) for
 // readers of the source; `cargo doc --document-private-items` renders those links.
 #[allow(rustdoc::private_intra_doc_links)]
+#[doc(hidden)]
 pub mod formats;
 // The JSON reader and writer every line and answer goes through (serde_json's grammar and
 // output, hand-written for the wasm's size); below everything that reads or writes JSON.
 // Its docs link its private reader for readers of the source, as `formats` does.
 #[allow(rustdoc::private_intra_doc_links)]
+#[doc(hidden)]
 pub mod json;
 // String helpers the whole crate shares (cut, substring search, join…), below everything.
+#[doc(hidden)]
 pub mod text;
 pub mod parser;
 // RFC 3339 timestamps to milliseconds and civil dates (no clock, no date crate).
@@ -95,9 +136,11 @@ pub mod frames;
 // A JavaScript value model (undefined, NaN, ordered objects, JSON.stringify) for the
 // parity modules, whose inputs are arbitrary JS values.
 #[cfg(any(feature = "readers", feature = "turn-signals"))]
+#[doc(hidden)]
 pub mod js;
 // The recorded conformance cases' encoding, fed through `api` by the conformance tests.
 #[cfg(all(feature = "std", any(feature = "readers", feature = "turn-signals")))]
+#[doc(hidden)]
 pub mod conformance;
 // Turn-signal blocks (The Framework's turn gate), exact parity; also read by the stdout
 // parser to add notices for signals in assistant text.
@@ -107,6 +150,6 @@ pub mod turn_signals;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-pub use entry::{entries_to_json, Entry};
+pub use entry::{entries_to_json, Entry, OtherEntry};
 pub use formats::Format;
-pub use parser::{parse_line, parse_line_as, StdoutParser};
+pub use parser::{merge_deltas, parse_line, parse_line_as, StdoutParser};
