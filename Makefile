@@ -82,8 +82,11 @@ serve: dist
 test: setup-browser test-native dist test-js test-wasm test-browser
 	@echo "all test suites passed"
 
+# The library and the command (cli/: a workspace member) with every target, the crate
+# root's doc example, and the docs with warnings as errors.
 test-native:
 	cargo test --all-targets
+	cargo test --doc -p agentlines
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 
 test-js:
