@@ -45,16 +45,16 @@ dist: setup
 
 $(DIST_STAMP): $(DIST_INPUTS)
 	@mkdir -p $(WASM_OUT)
-	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,host-stateful
+	cargo build -p agentlines --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,host-stateful
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host.wasm
-	cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,stateless-only
+	cargo build -p agentlines --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features runtimes,turn-signals,stateless-only
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/host-stateless.wasm
-	cargo build --lib --target $(WASM_TARGET) --profile wasm
+	cargo build -p agentlines --lib --target $(WASM_TARGET) --profile wasm
 	wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/full.wasm
 	@for r in $(RUNTIMES); do \
-	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,host-stateful || exit 1; \
+	  cargo build -p agentlines --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,host-stateful || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r.wasm || exit 1; \
-	  cargo build --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,stateless-only || exit 1; \
+	  cargo build -p agentlines --lib --target $(WASM_TARGET) --profile wasm --no-default-features --features $$r,turn-signals,stateless-only || exit 1; \
 	  wasm-opt $(WASM_OPT_FLAGS) $(WASM_RAW) -o $(WASM_OUT)/$$r-stateless.wasm || exit 1; \
 	done
 	@# A string slice (s[a..b] on a str) brings core's char-boundary panic message (and 4.3-4.6 KB gzip of Debug
@@ -94,9 +94,9 @@ test-js:
 
 test-wasm:
 	scripts/gen-wasm-goldens.sh > tests/wasm_goldens.in
-	$(WASM_TEST_ENV) cargo test --target $(WASM_TARGET) --no-default-features --features bindgen,runtimes,turn-signals --test wasm
+	$(WASM_TEST_ENV) cargo test -p agentlines --target $(WASM_TARGET) --no-default-features --features bindgen,runtimes,turn-signals --test wasm
 	WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=$$(command -v chromedriver) $(WASM_TEST_ENV) \
-	  cargo test --target $(WASM_TARGET) --no-default-features --features bindgen,runtimes,turn-signals --test wasm
+	  cargo test -p agentlines --target $(WASM_TARGET) --no-default-features --features bindgen,runtimes,turn-signals --test wasm
 
 test-browser:
 	node --test tests/browser/

@@ -36,7 +36,7 @@ function buildBindgen(notes) {
   }
   console.error("[bench] building the wasm-bindgen variant (target/bench-bindgen, once)");
   // A separate target dir, so the package's wasm (target/wasm32-unknown-unknown) is untouched.
-  const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
+  const b = spawnSync("cargo", ["build", "--quiet", "-p", "agentlines", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
     "--features", "bindgen", "--target-dir", targetDir],
   // Unstripped, so wasm-bindgen sees the target_features section (names cost no speed).
   { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CARGO_PROFILE_WASM_STRIP: "false" } });

@@ -46,7 +46,7 @@ function listing(features, notes) {
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
   const named = join(targetDir, `${features.replace(/,/g, "+")}.named.opt.wasm`);
   console.error(`[bench] wasm with names, --features ${features} (target/bench-names)`);
-  const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
+  const b = spawnSync("cargo", ["build", "--quiet", "-p", "agentlines", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
     "--no-default-features", "--features", features, "--target-dir", targetDir],
   { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CARGO_PROFILE_WASM_STRIP: "false" } });
   if (b.status !== 0) {

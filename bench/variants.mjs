@@ -73,7 +73,7 @@ for (const v of VARIANTS) {
   const targetDir = join(outDir, v.dir);
   console.error(`[variants] ${v.name}: cargo build`);
   // The features of the host's files (dist/ui-parser*.js: every runtime, no readers).
-  const b = spawnSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
+  const b = spawnSync("cargo", ["build", "--quiet", "-p", "agentlines", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
     "--no-default-features", "--features", FEATS, "--target-dir", targetDir, ...(v.config ?? [])], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...v.env } });
   if (b.status !== 0) { console.error(`[variants] ${v.name}: build failed`); continue; }
   const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");

@@ -22,7 +22,7 @@ const TEXT = '{"type":"assistant","message":{"id":"m2","role":"assistant","conte
 
 function buildTrapPackage() {
   const targetDir = join(root, "target", "trap-hook");
-  execFileSync("cargo", ["build", "--quiet", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
+  execFileSync("cargo", ["build", "--quiet", "-p", "agentlines", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "wasm",
     "--no-default-features", "--features", "runtimes,trap-hook", "--target-dir", targetDir], { cwd: root, stdio: "inherit" });
   const wasm = join(targetDir, "wasm32-unknown-unknown", "wasm", "agentlines.wasm");
   const out = mkdtempSync(join(tmpdir(), "agentlines-trap-"));
