@@ -13,6 +13,8 @@ use serde::Serialize;
 /// One transcript entry. Serialises as `{"kind": "<snake_case>", "ts": …, …}`, through the
 /// serde derive below or [`Entry::write_json`] (the path every binding takes), which mirrors
 /// this declaration field by field: `tests/json_write.rs` fails if the two ever differ.
+/// `Deserialize` is implemented beside the check of passed-through entries it uses
+/// (`formats/entries.rs`): a wrong or missing field is an error naming it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
 #[non_exhaustive]
@@ -135,20 +137,6 @@ pub struct OtherEntry {
     pub kind: &'static str,
     /// A JSON object: the entry's fields but `kind` and `ts`.
     pub fields: Value,
-}
-
-/// Reads an entry as the host writes it (`{"kind":…,"ts":…,…}`, camelCase fields), checked
-/// as a line that already is an entry is (`formats::entries`): a wrong or missing field is an
-/// error naming it, unknown fields are dropped.
-#[cfg(feature = "std")]
-impl<'de> serde::Deserialize<'de> for Entry {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
-        use serde::de::Error;
-        let value = serde_json::Value::deserialize(d)?;
-        let text = serde_json::to_string(&value).map_err(D::Error::custom)?;
-        let v = crate::json::read::parse(&text).ok_or_else(|| D::Error::custom("not a JSON object"))?;
-        crate::formats::entries::from_value(&v).map_err(D::Error::custom)
-    }
 }
 
 impl Serialize for OtherEntry {

@@ -251,6 +251,20 @@ pub fn from_value(v: &Value) -> Result<Entry, String> {
     }
 }
 
+/// Reads an entry as the host writes it (`{"kind":…,"ts":…,…}`, camelCase fields), checked
+/// as a line that already is an entry is ([`from_value`]): a wrong or missing field is an
+/// error naming it, unknown fields are dropped.
+#[cfg(feature = "std")]
+impl<'de> serde::Deserialize<'de> for Entry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
+        use serde::de::Error;
+        let value = serde_json::Value::deserialize(d)?;
+        let text = serde_json::to_string(&value).map_err(D::Error::custom)?;
+        let v = crate::json::read::parse(&text).ok_or_else(|| D::Error::custom("not a JSON object"))?;
+        from_value(&v).map_err(D::Error::custom)
+    }
+}
+
 /// Whether `kind` is one of the host's entry kinds.
 pub fn is_kind(kind: &str) -> bool {
     kind_of(kind, KINDS).is_some()
