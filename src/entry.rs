@@ -95,8 +95,13 @@ pub enum Entry {
         input_tokens: f64,
         #[serde(serialize_with = "js_number")]
         output_tokens: f64,
+        /// Cache reads (input served from the prompt cache).
         #[serde(serialize_with = "js_number")]
         cached_tokens: f64,
+        /// Ours: cache writes (input written to the prompt cache), where the runtime counts
+        /// them apart; the host ignores the field and sums only the three above.
+        #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_js_number")]
+        cache_creation_tokens: Option<f64>,
         #[serde(serialize_with = "js_number")]
         cost_usd: f64,
         subtype: String,
@@ -405,12 +410,15 @@ impl Entry {
                 o.str("sessionId", session_id);
             }
             Entry::Result {
-                text, input_tokens, output_tokens, cached_tokens, cost_usd, subtype, is_error, errors, ..
+                text, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cost_usd, subtype, is_error, errors, ..
             } => {
                 o.str("text", text);
                 write::js_number(o.key("inputTokens"), *input_tokens);
                 write::js_number(o.key("outputTokens"), *output_tokens);
                 write::js_number(o.key("cachedTokens"), *cached_tokens);
+                if let Some(n) = cache_creation_tokens {
+                    write::js_number(o.key("cacheCreationTokens"), *n);
+                }
                 write::js_number(o.key("costUsd"), *cost_usd);
                 o.str("subtype", subtype);
                 o.bool("isError", *is_error);
@@ -446,5 +454,13 @@ fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     match write::js_int(*v) {
         Some(i) => s.serialize_i64(i),
         None => s.serialize_f64(*v),
+    }
+}
+
+/// [`js_number`] for an optional field (skipped when `None`).
+fn opt_js_number<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(n) => js_number(n, s),
+        None => s.serialize_none(),
     }
 }

@@ -95,6 +95,7 @@ fn numbers_are_written_as_serde_json_writes_them() {
             input_tokens: x,
             output_tokens: -x,
             cached_tokens: x * 3.0,
+            cache_creation_tokens: None,
             cost_usd: x / 7.0,
             subtype: "s".into(),
             is_error: false,

@@ -192,9 +192,11 @@ function updateUi() {
   $("sum-model").textContent = init ? visibleControls(`model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}`) : "";
   const r = t.result;
   $("sum-result").className = "sum" + (r && r.isError === true ? " error" : "");
+  const s = t.sum;
   $("sum-result").textContent = r
-    ? `${str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(r.inputTokens)} · out ${fmtInt(r.outputTokens)} · ` +
-      `cached ${fmtInt(r.cachedTokens)} tokens · ${fmtCost(r.costUsd)}${t.results > 1 ? ` · ${t.results} results (last shown)` : ""}`
+    ? `${str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(s.inputTokens)} · out ${fmtInt(s.outputTokens)} · ` +
+      `cached ${fmtInt(s.cachedTokens)}${s.cacheCreationTokens > 0 ? ` · cache writes ${fmtInt(s.cacheCreationTokens)}` : ""} tokens · ${fmtCost(s.costUsd)}` +
+      `${t.results > 1 ? ` · sum of ${fmtInt(t.results)} results` : ""}`
     : "";
   const tools = t.groupCounts.tool || 0;
   const parts = [];

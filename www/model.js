@@ -116,6 +116,9 @@ export class Transcript {
     this.init = null;
     this.result = null;
     this.results = 0;
+    // The run's totals the host's way: summed over every result but the host's own
+    // `paperclip_runner_session_usage` (docs/entries.md says what each field means).
+    this.sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheCreationTokens: 0, costUsd: 0 };
     this.errors = 0; // tool results with isError
     this.batch = 0;
     this.merged = []; // every entry after delta merge, in order (exports)
@@ -257,6 +260,9 @@ export class Transcript {
       case "result":
         this.result = e;
         this.results++;
+        if (e.subtype !== "paperclip_runner_session_usage") {
+          for (const k in this.sum) if (typeof e[k] === "number" && Number.isFinite(e[k])) this.sum[k] += e[k];
+        }
         break;
       default:
         break;

@@ -320,7 +320,7 @@ function resultRow(row, ctx) {
   const box = el("div", "row result" + (e.isError === true ? " error" : ""));
   box.append(meta("result", e, row, [el("span", "badge", oneLine(e.subtype, 60) || "result")]));
   const nums = el("div", "nums");
-  nums.textContent = `in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)} tokens · ${fmtCost(e.costUsd)}`;
+  nums.textContent = `in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)}${typeof e.cacheCreationTokens === "number" && e.cacheCreationTokens > 0 ? ` · cache writes ${fmtInt(e.cacheCreationTokens)}` : ""} tokens · ${fmtCost(e.costUsd)}`;
   box.append(nums);
   const errors = Array.isArray(e.errors) ? e.errors.map(str).filter(Boolean) : [];
   if (errors.length) {

@@ -120,9 +120,19 @@ pub(crate) fn parse_as(
         }
         "result" => {
             let mut e = result_entry(v, ts);
-            if let (Some(st), Entry::Result { cost_usd, .. }) = (state, &mut e) {
+            if let (Some(st), Entry::Result { cost_usd, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, .. }) =
+                (state, &mut e)
+            {
                 let session = str_of(v, "session_id").unwrap_or("");
-                *cost_usd = st.cost_since_last(session, *cost_usd);
+                match running_totals(v) {
+                    Some(cum) => {
+                        let [c, i, o, r, w] = st.since_last(session, cum);
+                        (*cost_usd, *input_tokens, *output_tokens, *cached_tokens) = (c, i, o, r);
+                        *cache_creation_tokens = Some(w);
+                    }
+                    // Without `modelUsage` only the cost is a running total.
+                    None => *cost_usd = st.since_last(session, [*cost_usd, 0.0, 0.0, 0.0, 0.0])[0],
+                }
             }
             out.emit(e)
         }
@@ -439,6 +449,32 @@ fn server_tool_result(b: &Value, ts: &str) -> Entry {
     Entry::tool_result(ts, id, None, text, is_error)
 }
 
+/// The process's running totals a `result` states: `[total_cost_usd, then modelUsage's
+/// input, output, cache reads and cache writes summed over its models]`. `None` without
+/// `modelUsage` (older builds, Amp): then `usage` is all there is.
+fn running_totals(v: &Value) -> Option<[f64; 5]> {
+    let models = v.get("modelUsage")?.as_object().filter(|m| !m.is_empty())?;
+    let mut t = [num_of(v, "total_cost_usd"), 0.0, 0.0, 0.0, 0.0];
+    for (_, m) in models.iter() {
+        // The CLI writes camelCase; some hand-made samples (takopi's) the API's snake_case.
+        const KEYS: [(&str, &str); 4] = [
+            ("inputTokens", "input_tokens"),
+            ("outputTokens", "output_tokens"),
+            ("cacheReadInputTokens", "cache_read_input_tokens"),
+            ("cacheCreationInputTokens", "cache_creation_input_tokens"),
+        ];
+        for (i, (camel, snake)) in KEYS.iter().enumerate() {
+            t[i + 1] += num_of(m, camel) + num_of(m, snake);
+        }
+    }
+    Some(t)
+}
+
+/// A `result` line read alone. Its figures are the process's running totals
+/// (`total_cost_usd`, `modelUsage`: they count compaction and subagents, which the last
+/// query's `usage` does not), exact for a process that answers one prompt, as every
+/// Paperclip run does; the stateful parser turns them into what each result adds
+/// (`State::since_last`; docs/entries.md has the rule per runtime).
 fn result_entry(v: &Value, ts: &str) -> Entry {
     let usage = v.get("usage").unwrap_or(&Value::Null);
     let mut errors: Vec<String> = match v.get("errors") {
@@ -455,13 +491,22 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
             errors.push(e);
         }
     }
+    let [cost, input, output, read, write] = running_totals(v).unwrap_or([
+        num_of(v, "total_cost_usd"),
+        num_of(usage, "input_tokens"),
+        num_of(usage, "output_tokens"),
+        num_of(usage, "cache_read_input_tokens"),
+        num_of(usage, "cache_creation_input_tokens"),
+    ]);
+    let has_write = v.get("modelUsage").is_some() || usage.get("cache_creation_input_tokens").is_some();
     Entry::Result {
         ts: ts.owned(),
         text: str_of(v, "result").unwrap_or("").owned(),
-        input_tokens: num_of(usage, "input_tokens"),
-        output_tokens: num_of(usage, "output_tokens"),
-        cached_tokens: num_of(usage, "cache_read_input_tokens"),
-        cost_usd: num_of(v, "total_cost_usd"),
+        input_tokens: input,
+        output_tokens: output,
+        cached_tokens: read,
+        cache_creation_tokens: has_write.then_some(write),
+        cost_usd: cost,
         subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error: bool_of(v, "is_error"),
         errors,

@@ -343,6 +343,7 @@ fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<
         input_tokens: usage.input,
         output_tokens: usage.output,
         cached_tokens: usage.cached,
+        cache_creation_tokens: None,
         cost_usd: 0.0,
         subtype: if is_error { "error" } else { "success" }.owned(),
         is_error,

@@ -309,6 +309,7 @@ fn result(v: &Value, ts: &str) -> Entry {
         input_tokens: tokens("inputTokens", "input_tokens"),
         output_tokens: tokens("outputTokens", "output_tokens"),
         cached_tokens: tokens("cacheReadTokens", "cache_read_input_tokens"),
+        cache_creation_tokens: Some(tokens("cacheWriteTokens", "cache_creation_input_tokens")).filter(|n| *n > 0.0),
         cost_usd: 0.0,
         subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error,

@@ -198,6 +198,7 @@ fn result(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         input_tokens: 0.0,
         output_tokens: 0.0,
         cached_tokens: 0.0,
+        cache_creation_tokens: None,
         cost_usd: 0.0,
         subtype: status.owned(),
         is_error: status != "finished",

@@ -107,7 +107,7 @@ const KINDS: &[(&str, &[F])] = &[
     ("result", &[
         // The tokens are what makes a result; the rest defaults as the host's parsers do.
         ("text", T::Str, 0), ("inputTokens", T::Num, REQ), ("outputTokens", T::Num, REQ),
-        ("cachedTokens", T::Num, 0), ("costUsd", T::Num, 0), ("subtype", T::Str, 0),
+        ("cachedTokens", T::Num, 0), ("cacheCreationTokens", T::Num, 0), ("costUsd", T::Num, 0), ("subtype", T::Str, 0),
         ("isError", T::Bool, 0), ("errors", T::Strs, 0),
     ]),
     ("stderr", &[("text", T::Str, REQ)]),
@@ -342,6 +342,7 @@ fn build(kind: &'static str, fields: &[F], v: &Value, ts: &str) -> Entry {
             input_tokens: n("inputTokens"),
             output_tokens: n("outputTokens"),
             cached_tokens: n("cachedTokens"),
+            cache_creation_tokens: v.get("cacheCreationTokens").and_then(Value::as_f64).filter(|x| x.is_finite() && *x >= 0.0),
             cost_usd: n("costUsd"),
             subtype: s("subtype"),
             is_error: b("isError").unwrap_or(false),

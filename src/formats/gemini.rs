@@ -169,6 +169,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 input_tokens: num_of(stats, "input_tokens"),
                 output_tokens: num_of(stats, "output_tokens"),
                 cached_tokens: num_of(stats, "cached"),
+                cache_creation_tokens: None,
                 cost_usd: 0.0,
                 subtype: nonempty_str(v, "status")
                     .unwrap_or(if is_error { "error" } else { "success" })

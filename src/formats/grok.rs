@@ -118,6 +118,7 @@ fn end(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         input_tokens: num_of(usage, "input_tokens"),
         output_tokens: num_of(usage, "output_tokens"),
         cached_tokens: num_of(usage, "cache_read_input_tokens"),
+        cache_creation_tokens: Some(num_of(usage, "cache_creation_input_tokens")).filter(|n| *n > 0.0),
         cost_usd: cost.unwrap_or(0.0),
         subtype: stop.unwrap_or("end").owned(),
         is_error: false,

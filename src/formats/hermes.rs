@@ -312,6 +312,7 @@ pub fn gateway_event(run: &str, name: &str, data: &str, ts: &str, out: &mut Vec<
                 input_tokens: num_of(usage, "input_tokens"),
                 output_tokens: num_of(usage, "output_tokens"),
                 cached_tokens: 0.0,
+                cache_creation_tokens: None,
                 cost_usd: 0.0,
                 subtype: "completed".owned(),
                 is_error: false,

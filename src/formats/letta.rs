@@ -220,6 +220,7 @@ fn result(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         input_tokens: num_of(usage, "prompt_tokens"),
         output_tokens: num_of(usage, "completion_tokens"),
         cached_tokens: num_of(usage, "cached_input_tokens"),
+        cache_creation_tokens: None,
         cost_usd: 0.0,
         subtype: if is_error { stop.unwrap_or(sub) } else { sub }.owned(),
         is_error,

@@ -495,6 +495,7 @@ fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
         input_tokens: num(&["input", "inputTokens", "input_tokens"]),
         output_tokens: num(&["output", "outputTokens", "output_tokens"]),
         cached_tokens: num(&["cacheRead", "cache_read_input_tokens"]),
+        cache_creation_tokens: Some(num(&["cacheWrite", "cache_creation_input_tokens"])).filter(|n| *n > 0.0),
         cost_usd: cost,
         subtype: subtype.owned(),
         is_error: false,

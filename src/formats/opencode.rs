@@ -187,6 +187,7 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         input_tokens: input,
         output_tokens: output,
         cached_tokens: cached,
+        cache_creation_tokens: path(tokens, &["cache", "write"]).and_then(Value::as_f64).filter(|n| *n > 0.0),
         cost_usd: cost,
         subtype: if reason.is_empty() {
             "step-finish".owned()

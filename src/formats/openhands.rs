@@ -236,6 +236,7 @@ fn state_update(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<En
                     input_tokens: i,
                     output_tokens: o,
                     cached_tokens: c,
+                    cache_creation_tokens: None,
                     cost_usd: cost,
                     subtype: status.owned(),
                     is_error: failed,

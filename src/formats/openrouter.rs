@@ -89,6 +89,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
                 input_tokens: num_of(usage, "inputTokens"),
                 output_tokens: num_of(usage, "outputTokens"),
                 cached_tokens: num_of(usage, "cachedInputTokens"),
+                cache_creation_tokens: None,
                 cost_usd: num_of(v, "costUsd"),
                 subtype: if reason.is_empty() { "completion" } else { reason }.owned(),
                 is_error,

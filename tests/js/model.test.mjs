@@ -163,3 +163,16 @@ test("known kinds share one string: their rows cost less than the entries' own c
   t.diagnostic(`${known.toFixed(1)} bytes per stdout row, ${unknown.toFixed(1)} per row of an unknown kind`);
   assert.ok(known < unknown - 12, `a stdout row costs ${known.toFixed(1)} bytes, an unknown kind's ${unknown.toFixed(1)}`);
 });
+
+test("the run's totals are summed over its results the host's way", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const r = (o) => ({ kind: "result", ts, text: "", inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, subtype: "success", isError: false, errors: [], ...o });
+  t.add([
+    r({ inputTokens: 10, outputTokens: 20, cachedTokens: 5, cacheCreationTokens: 7, costUsd: 0.25 }),
+    r({ inputTokens: 1, outputTokens: 2, cachedTokens: 3, costUsd: 0.5 }),
+    // The host's own session-usage row is not part of its sum.
+    r({ inputTokens: 1000, outputTokens: 1000, costUsd: 9, subtype: "paperclip_runner_session_usage" }),
+  ], [0, 1, 2], [1, 1, 1]);
+  assert.deepEqual(t.sum, { inputTokens: 11, outputTokens: 22, cachedTokens: 8, cacheCreationTokens: 7, costUsd: 0.75 });
+  assert.equal(t.results, 3);
+});

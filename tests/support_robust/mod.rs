@@ -388,6 +388,11 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
                     p.push(format!("`{k}` must be a finite number"));
                 }
             }
+            if let Some(w) = e.get("cacheCreationTokens") {
+                if !w.as_f64().is_some_and(|n| n.is_finite() && n >= 0.0) {
+                    p.push("`cacheCreationTokens` must be a finite count".into());
+                }
+            }
             if !matches!(e.get("isError"), Some(Value::Bool(_))) {
                 p.push("`isError` must be a bool".into());
             }
@@ -395,7 +400,7 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
             if !errors_ok {
                 p.push("`errors` must be an array of strings".into());
             }
-            &["text", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "subtype", "isError", "errors"]
+            &["text", "inputTokens", "outputTokens", "cachedTokens", "cacheCreationTokens", "costUsd", "subtype", "isError", "errors"]
         }
         "stderr" | "system" | "stdout" => {
             check_str(e, "text", &mut p);

@@ -208,6 +208,7 @@ fn result(v: &Value, ts: &str) -> Entry {
         input_tokens: num_of(v, "inputTokens"),
         output_tokens: num_of(v, "outputTokens"),
         cached_tokens: num_of(v, "cachedTokens"),
+        cache_creation_tokens: None,
         cost_usd: num_of(v, "costUsd"),
         subtype: str_of(v, "subtype").or(stop).unwrap_or("acpx.result").owned(),
         is_error: bool_of(v, "isError"),

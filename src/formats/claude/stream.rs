@@ -70,21 +70,28 @@ pub struct State {
     messages: VecDeque<Streamed>,
     /// Hashes of (message id, kind, text or tool id) of full blocks already shown.
     shown: VecDeque<u64>,
-    /// The session and `total_cost_usd` of the last `result`.
-    last_cost: Option<(String, f64)>,
+    /// The session and running totals of the last `result`.
+    last_totals: Option<(String, [f64; 5])>,
 }
 
 impl State {
-    /// `total_cost_usd` is the session's running total (each result of a multi-turn stream
-    /// repeats the earlier turns' cost): the part this result adds, so the host's sum over
-    /// results is the session's cost. A new session starts from 0.
-    pub(super) fn cost_since_last(&mut self, session: &str, total: f64) -> f64 {
-        let before = match &self.last_cost {
-            Some((s, c)) if s == session && *c <= total => *c,
-            _ => 0.0,
+    /// A `result`'s `total_cost_usd` and `modelUsage` are the process's running totals
+    /// (each result of a multi-turn stream restates the earlier turns: confirmed upstream,
+    /// anthropics/claude-code#83239): keep what this result adds, so the host's sum over
+    /// results is the session's. `totals` is `[cost, input, output, cache reads, cache
+    /// writes]`, all running totals; a new session (or a total that went down: a new
+    /// process) starts from 0.
+    pub(super) fn since_last(&mut self, session: &str, totals: [f64; 5]) -> [f64; 5] {
+        let before = match &self.last_totals {
+            Some((s, b)) if s == session && b.iter().zip(&totals).all(|(b, t)| b <= t) => *b,
+            _ => [0.0; 5],
         };
-        self.last_cost = Some((session.owned(), total));
-        total - before
+        self.last_totals = Some((session.owned(), totals));
+        let mut d = [0.0; 5];
+        for i in 0..5 {
+            d[i] = totals[i] - before[i];
+        }
+        d
     }
 
     /// A message starts streaming; the oldest are forgotten past `MAX_MESSAGES` or past

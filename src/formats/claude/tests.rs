@@ -416,6 +416,46 @@ fn stateful_results_carry_each_turns_cost_so_the_sum_is_the_session_cost() {
 }
 
 #[test]
+fn results_count_compaction_and_cache_writes_and_the_stateful_sum_is_the_process_total() {
+    // Two prompts to one process (`--input-format stream-json`): each result restates the
+    // process's running `total_cost_usd` and `modelUsage`; the first turn compacted, which
+    // only `modelUsage` counts (its `usage` is the last query's).
+    let r = |cost: f64, usage: (u32, u32), models: &str| {
+        format!(
+            r#"{{"type":"result","subtype":"success","session_id":"s","total_cost_usd":{cost},"usage":{{"input_tokens":{},"output_tokens":{},"cache_read_input_tokens":0,"cache_creation_input_tokens":0}},"modelUsage":{{{models}}},"result":"ok"}}"#,
+            usage.0, usage.1
+        )
+    };
+    let first = r(0.5, (10, 20), r#""claude-opus":{"inputTokens":900,"outputTokens":300,"cacheReadInputTokens":50,"cacheCreationInputTokens":40,"costUSD":0.5}"#);
+    let second = r(
+        0.75,
+        (5, 7),
+        r#""claude-opus":{"inputTokens":905,"outputTokens":307,"cacheReadInputTokens":80,"cacheCreationInputTokens":40,"costUSD":0.7},"claude-haiku":{"inputTokens":100,"outputTokens":3,"costUSD":0.05}"#,
+    );
+    let sums = |es: &[Entry]| {
+        es.iter().fold([0.0; 5], |mut t, e| {
+            if let Entry::Result { cost_usd, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, .. } = e {
+                for (a, b) in t.iter_mut().zip([*cost_usd, *input_tokens, *output_tokens, *cached_tokens, cache_creation_tokens.unwrap_or(0.0)]) {
+                    *a += b;
+                }
+            }
+            t
+        })
+    };
+    // Stateless, one result per process (every Paperclip run): the process's totals,
+    // compaction and cache writes included (the query's `usage` says 10 in / 20 out).
+    assert_eq!(sums(&parse_line(&first, "t")), [0.5, 900.0, 300.0, 50.0, 40.0]);
+    // Stateful over both: what each adds, so the sum is the last running total.
+    let mut p = StdoutParser::with_format(Format::Claude);
+    let mut all = p.parse_line(&first, "t");
+    all.extend(p.parse_line(&second, "t"));
+    assert_eq!(sums(&all), [0.75, 1005.0, 310.0, 80.0, 40.0]);
+    // A line without `modelUsage` keeps its `usage` (older builds, Amp).
+    let old = r#"{"type":"result","subtype":"success","session_id":"s","total_cost_usd":0.1,"usage":{"input_tokens":3,"output_tokens":4,"cache_creation_input_tokens":9},"result":"ok"}"#;
+    assert_eq!(sums(&parse_line(old, "t")), [0.1, 3.0, 4.0, 0.0, 9.0]);
+}
+
+#[test]
 fn qwen_session_start_is_the_init() {
     let start = r#"{"type":"system","subtype":"session_start","uuid":"u","session_id":"s1","model":"qwen3-coder-plus"}"#;
     assert_eq!(detect(&v(start)), Confidence::Sure);

@@ -40,11 +40,11 @@ pub(super) fn parse(
         )),
         "turn.started" => out.emit(Entry::system(ts, "turn started")),
         "turn.completed" => {
-            let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
+            let usage = turn_usage(v, state);
             out.emit(result_entry(ts, "", usage, false, Vec::new()));
         }
         "turn.failed" => {
-            let usage = v.get("usage").map(Usage::from_value).unwrap_or_default();
+            let usage = turn_usage(v, state);
             let msg = error_message(v.get("error")).unwrap_or_else(|| "turn failed".owned());
             out.emit(result_entry(ts, "", usage, true, vec![msg]));
         }
@@ -403,4 +403,18 @@ fn push_line(text: &mut String, line: &str) {
         text.push('\n');
     }
     text.push_str(line);
+}
+
+/// A turn's `usage` is the thread's running total (it carries on across `codex exec
+/// resume`): read alone, the line's figures as they are (a run that resumed a thread reports
+/// the thread's total); the stateful parser keeps what this turn added to the last total
+/// it saw, so results summed (the host's rule) give the thread's total once. A total that
+/// went down is another thread: it counts from 0.
+fn turn_usage(v: &Value, state: Option<&mut State>) -> Usage {
+    let total = v.get("usage").map(Usage::from_value).unwrap_or_default();
+    let Some(st) = state else { return total };
+    let before = st.reported;
+    let grew = total.input >= before.input && total.output >= before.output && total.cached >= before.cached;
+    st.reported = total;
+    if grew { total.since(before) } else { total }
 }

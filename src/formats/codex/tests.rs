@@ -407,3 +407,33 @@ fn generic_tool_use_and_tool_result_items_are_cards_and_results() {
     assert!(matches!(&out[1], Entry::ToolResult { content, is_error: true, .. } if content == "no index"));
     assert!(matches!(&out[2], Entry::ToolResult { tool_use_id, content, is_error: false, .. } if tool_use_id == "i7" && content == "3 hits"));
 }
+
+#[test]
+fn exec_turn_usage_is_the_threads_running_total_and_counts_once_when_stateful() {
+    // `codex exec --json` then `codex exec resume --json` on the same thread: each
+    // `turn.completed` states the thread's total so far.
+    let turn = |i: u32, c: u32, o: u32| {
+        format!(r#"{{"type":"turn.completed","usage":{{"input_tokens":{i},"cached_input_tokens":{c},"output_tokens":{o}}}}}"#)
+    };
+    let log = [
+        r#"{"type":"thread.started","thread_id":"019a-t"}"#.to_owned(),
+        turn(31_000, 20_000, 984),
+        r#"{"type":"thread.started","thread_id":"019a-t"}"#.to_owned(),
+        turn(31_010, 20_000, 1_007),
+    ];
+    let sum = |es: &[Entry]| {
+        es.iter().fold((0.0, 0.0, 0.0), |t, e| match e {
+            Entry::Result { input_tokens, cached_tokens, output_tokens, .. } => {
+                (t.0 + input_tokens, t.1 + cached_tokens, t.2 + output_tokens)
+            }
+            _ => t,
+        })
+    };
+    let mut p = StdoutParser::with_format(crate::formats::Format::Codex);
+    let all: Vec<Entry> = log.iter().flat_map(|l| p.parse_line(l, "t")).collect();
+    assert_eq!(sum(&all), (31_010.0, 20_000.0, 1_007.0), "the thread's total, once");
+    // Read alone, a line is the thread's total so far.
+    assert_eq!(sum(&parse_line(&log[3], "t")), (31_010.0, 20_000.0, 1_007.0));
+    // Another thread (a smaller total) counts from 0.
+    assert_eq!(sum(&p.parse_line(&turn(5, 0, 6), "t")), (5.0, 0.0, 6.0));
+}

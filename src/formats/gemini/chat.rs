@@ -57,6 +57,7 @@ pub(super) fn parse(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             input_tokens: totals.input,
             output_tokens: totals.output,
             cached_tokens: totals.cached,
+            cache_creation_tokens: None,
             cost_usd: 0.0,
             subtype: "session".owned(),
             is_error: false,

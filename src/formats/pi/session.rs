@@ -295,6 +295,7 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         input_tokens: sum("input"),
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
+        cache_creation_tokens: Some(sum("cacheWrite")),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
         cost_usd: json::round(cost * 1e9) / 1e9,
         subtype: reason.owned(),

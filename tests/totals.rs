@@ -1,0 +1,141 @@
+//! The host's run summary, computed the host's way over our entries, equals the log's own
+//! totals. The released host sums `inputTokens`, `outputTokens`, `cachedTokens` and
+//! `costUsd` over every `result` entry (except subtype `paperclip_runner_session_usage`);
+//! the logs state running totals (Claude: `total_cost_usd` and `modelUsage` per process;
+//! Codex exec: `turn.completed.usage` per thread), so the log's figure is the last running
+//! total of each process or thread, summed. Both paths on every fixture of these formats:
+//! the stateful parser always; a line read alone where its process or thread ends in one
+//! result (every Paperclip run; docs/entries.md says why that is the rule).
+
+use agentlines::{parse_line, Entry, StdoutParser};
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+
+type Totals = [f64; 4]; // input, output, cache reads, cost
+
+fn host_summary(entries: &[Entry]) -> Totals {
+    let mut t = [0.0; 4];
+    for e in entries {
+        if let Entry::Result { input_tokens, output_tokens, cached_tokens, cost_usd, subtype, .. } = e {
+            if subtype != "paperclip_runner_session_usage" {
+                for (a, b) in t.iter_mut().zip([input_tokens, output_tokens, cached_tokens, cost_usd]) {
+                    *a += b;
+                }
+            }
+        }
+    }
+    t
+}
+
+fn n(v: &Value, k: &str) -> f64 {
+    v.get(k).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// A running total per process: `(key, totals)`; a new key or a total that goes down
+/// starts another process. Returns the sum of each process's last totals and whether
+/// every process had exactly one.
+fn sum_of_last(points: &[(String, Totals)]) -> (Totals, bool) {
+    let mut sum = [0.0; 4];
+    let mut last: Option<&(String, Totals)> = None;
+    let mut single = true;
+    for p in points {
+        let same = last.is_some_and(|l| l.0 == p.0 && l.1.iter().zip(&p.1).all(|(a, b)| a <= b));
+        if same {
+            single = false;
+            for (s, (a, b)) in sum.iter_mut().zip(last.unwrap().1.iter().zip(&p.1)) {
+                *s += b - a;
+            }
+        } else {
+            for (s, b) in sum.iter_mut().zip(&p.1) {
+                *s += b;
+            }
+        }
+        last = Some(p);
+    }
+    (sum, single)
+}
+
+/// The log's own figures, read straight from its JSON (not through the crate).
+fn log_figures(lines: &[&str]) -> Option<(Totals, bool)> {
+    let mut points = Vec::new();
+    let mut thread = String::new();
+    for l in lines {
+        let Ok(v) = serde_json::from_str::<Value>(l) else { continue };
+        match v.get("type").and_then(Value::as_str) {
+            Some("result") if v.get("total_cost_usd").is_some() => {
+                let session = v.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
+                let u = &v["usage"];
+                let t = match v.get("modelUsage").and_then(Value::as_object).filter(|m| !m.is_empty()) {
+                    Some(models) => models.values().fold([0.0, 0.0, 0.0, n(&v, "total_cost_usd")], |t, m| {
+                        [
+                            t[0] + n(m, "inputTokens") + n(m, "input_tokens"),
+                            t[1] + n(m, "outputTokens") + n(m, "output_tokens"),
+                            t[2] + n(m, "cacheReadInputTokens") + n(m, "cache_read_input_tokens"),
+                            t[3],
+                        ]
+                    }),
+                    None => [n(u, "input_tokens"), n(u, "output_tokens"), n(u, "cache_read_input_tokens"), n(&v, "total_cost_usd")],
+                };
+                points.push((session, t));
+            }
+            Some("thread.started") => thread = v["thread_id"].as_str().unwrap_or("").to_owned(),
+            Some("turn.completed") => {
+                let u = &v["usage"];
+                points.push((thread.clone(), [n(u, "input_tokens"), n(u, "output_tokens"), n(u, "cached_input_tokens"), 0.0]));
+            }
+            _ => {}
+        }
+    }
+    (!points.is_empty()).then(|| sum_of_last(&points))
+}
+
+fn close(a: Totals, b: Totals) -> bool {
+    a.iter().zip(&b).all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(1.0))
+}
+
+#[test]
+fn the_hosts_summary_over_our_results_is_the_logs_own_totals() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = 0;
+    for dir in ["claude", "codex", "amp"] {
+        let mut files: Vec<_> = fs::read_dir(root.join(dir)).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if name.contains(".expected.") || !(name.ends_with(".jsonl") || name.ends_with(".ndjson")) {
+                continue;
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let Some((want, single)) = log_figures(&lines) else { continue };
+            let mut p = StdoutParser::new();
+            let stateful: Vec<Entry> = lines.iter().flat_map(|l| p.parse_line(l, "t")).collect();
+            let got = host_summary(&stateful);
+            assert!(close(got, want), "{dir}/{name} stateful: host summary {got:?}, the log's totals {want:?}");
+            if single {
+                let stateless: Vec<Entry> = lines.iter().flat_map(|l| parse_line(l, "t")).collect();
+                let got = host_summary(&stateless);
+                assert!(close(got, want), "{dir}/{name} stateless: host summary {got:?}, the log's totals {want:?}");
+            }
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} fixtures state totals");
+    assert!(checked >= 8, "only {checked} fixtures state totals");
+}
+
+#[test]
+fn a_multi_turn_process_is_counted_once_on_the_stateful_path() {
+    // Two prompts to one Claude process, then two turns of one Codex thread across a resume.
+    let claude = [
+        r#"{"type":"result","subtype":"success","session_id":"s","total_cost_usd":0.18,"usage":{"input_tokens":9,"output_tokens":70},"modelUsage":{"claude-sonnet-4-5":{"inputTokens":900,"outputTokens":2000,"cacheReadInputTokens":10,"costUSD":0.18}},"result":"a"}"#,
+        r#"{"type":"result","subtype":"success","session_id":"s","total_cost_usd":0.2,"usage":{"input_tokens":3,"output_tokens":30},"modelUsage":{"claude-sonnet-4-5":{"inputTokens":1634,"outputTokens":4882,"cacheReadInputTokens":20,"costUSD":0.2}},"result":"b"}"#,
+    ];
+    let (want, single) = log_figures(&claude).unwrap();
+    assert!(!single);
+    assert_eq!(want, [1634.0, 4882.0, 20.0, 0.2]);
+    let mut p = StdoutParser::new();
+    let got = host_summary(&claude.iter().flat_map(|l| p.parse_line(l, "t")).collect::<Vec<_>>());
+    assert!(close(got, want), "{got:?}");
+}
