@@ -235,3 +235,13 @@ mod search_tests {
         assert_eq!(lossy_utf8(&mixed), String::from_utf8_lossy(&mixed));
     }
 }
+
+/// FNV-1a's starting value.
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over `bytes`, continuing from `h` ([`FNV_OFFSET`] to start): the stable 64-bit
+/// keys the runtimes remember things by (ids made from data, texts already shown),
+/// the same on every run and platform.
+pub fn fnv1a(h: u64, bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}

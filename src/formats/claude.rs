@@ -22,6 +22,7 @@
 
 use crate::prelude::*;
 mod notice;
+mod sidechain;
 mod stream;
 mod system;
 mod text;
@@ -115,7 +116,12 @@ pub(crate) fn parse_as(
     match type_of(v) {
         "system" => system::system(v, ts, out),
         ty @ ("assistant" | "user") => {
-            let parent = str_of(v, "parent_tool_use_id");
+            let mut state = state;
+            let (side, shown) = sidechain::parent(v, ty, state.as_deref_mut().map(|s| &mut s.sidechain));
+            if shown {
+                return;
+            }
+            let parent = str_of(v, "parent_tool_use_id").or(side.as_deref());
             message_line(runtime, v, ty, parent, ts, state, out);
         }
         "result" => {
@@ -513,19 +519,9 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
     }
 }
 
-/// An error value as text: a string, or an object's `message`/`error`/`code`, else its
-/// compact JSON (clipped).
+/// An error value as text (`common::error_text`; empty when there is none).
 fn error_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.to_string(),
-        Value::Object(_) => ["message", "error", "code"]
-            .iter()
-            .find_map(|k| common::nonempty_str(v, k))
-            .map(str::owned)
-            .unwrap_or_else(|| clip(&common::compact_json(v), 300)),
-        Value::Null => String::new(),
-        other => common::compact_json(other),
-    }
+    common::error_text(v).unwrap_or_default()
 }
 
 #[cfg(test)]

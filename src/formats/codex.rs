@@ -164,12 +164,7 @@ impl Usage {
 
 /// FNV-1a over a category tag and a text: stable across runs and platforms.
 fn key(tag: &str, text: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in tag.bytes().chain([0u8]).chain(text.trim().bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    crate::text::fnv1a(crate::text::FNV_OFFSET, tag.bytes().chain([0u8]).chain(text.trim().bytes()))
 }
 
 const EXEC_ITEM_TYPES: [&str; 10] = [

@@ -238,6 +238,34 @@ pub fn compact_json(v: &Value) -> String {
     v.to_compact()
 }
 
+/// An error value as a person reads it, never as JSON text: a string as it is; an object's
+/// `message` / `error` / `detail` / `reason` / `description` / `title` / `code`, looking
+/// into nested objects (`{"error":{"message":…}}`) a few levels down; a list's items joined;
+/// else its short fields. `None` when nothing in it reads as a message (null, empty, or
+/// an object of ids and structure only). Every runtime's error and notice paths use this, so a notice never carries a
+/// JSON dump (the invariant `tests/support_robust` checks on every generated line).
+pub fn error_text(v: &Value) -> Option<String> {
+    error_text_at(v, 0)
+}
+
+fn error_text_at(v: &Value, depth: usize) -> Option<String> {
+    const KEYS: &[&str] = &["message", "error", "detail", "details", "reason", "description", "title", "msg", "text", "content", "code"];
+    match v {
+        Value::String(s) => Some(s.trim()).filter(|s| !s.is_empty()).map(str::owned),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_compact()),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().take(5).filter_map(|i| error_text_at(i, depth + 1)).collect();
+            (!parts.is_empty()).then(|| clip(&parts.join("; "), 300))
+        }
+        Value::Object(map) if depth < 4 => KEYS
+            .iter()
+            .filter_map(|k| map.get(k))
+            .find_map(|x| error_text_at(x, depth + 1))
+            .or_else(|| Some(short_fields(v, 3)).filter(|s| !s.is_empty())),
+        _ => None,
+    }
+}
+
 /// Shortens text for one-line system notices, on a char boundary.
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
@@ -387,6 +415,33 @@ mod js_json_tests {
         for t in [r#"{"type":"x","n":01}"#, r#"{"type":"x","n":-}"#, r#"{"type":"x","n":1.,"s":"\ud83d"}"#] {
             assert!(parse_object(t).is_none(), "{t}");
             assert_eq!(js_json_to_serde(t), None, "{t}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod error_text_tests {
+    use super::*;
+
+    #[test]
+    fn an_error_reads_as_a_message_never_as_json() {
+        let e = |s: &str| error_text(&parse_object(s).unwrap());
+        assert_eq!(e(r#"{"message":{"type":"assistant"}}"#), None, "structure only: no message");
+        assert_eq!(e(r#"{"error":{"error":{"message":"deep"}}}"#).as_deref(), Some("deep"));
+        assert_eq!(e(r#"{"name":"APIError","data":{"statusCode":504}}"#).as_deref(), Some("name: APIError"));
+        assert_eq!(e(r#"{"errors":[{"message":"a"},"b"]}"#), None, "only the listed keys are read");
+        assert_eq!(e(r#"{"details":[{"message":"a"},"b",{"x":{}}]}"#).as_deref(), Some("a; b"));
+        assert_eq!(e(r#"{"code":429}"#).as_deref(), Some("429"));
+        // The line the fuzz oracle found: every runtime's error path now gives no JSON text.
+        for line in [r#"{"type":"error","message":{"type":"assistant"}}"#, r#"{"type":"error","error":{"type":"x","data":{"k":[1]}}}"#] {
+            for f in crate::formats::Format::JSON {
+                let mut p = crate::parser::StdoutParser::with_format(f);
+                for entry in p.parse_line(line, "t") {
+                    if let Entry::Stderr { text, .. } | Entry::System { text, .. } = &entry {
+                        assert!(!text.contains('{'), "{f:?}: {text}");
+                    }
+                }
+            }
         }
     }
 }

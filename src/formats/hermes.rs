@@ -240,7 +240,7 @@ fn tool_name(verb: &str) -> &str {
 
 /// FNV-1a: a stable id from the line (Hermes prints none).
 fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    crate::text::fnv1a(crate::text::FNV_OFFSET, s.bytes())
 }
 
 /// One `[hermes-gateway:event] run=<id> event=<name> data=<json>` line, split by

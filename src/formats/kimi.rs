@@ -77,7 +77,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut State>, out: 
         _ if role == "error" || type_of(v) == "error" => {
             let text = ["content", "message", "error"]
                 .iter()
-                .find_map(|k| v.get(k).map(content_text).filter(|t| !t.trim().is_empty()))
+                .find_map(|k| v.get(k).and_then(common::error_text))
                 .unwrap_or_else(|| "Kimi error".owned());
             out.emit(Entry::stderr(ts, text));
         }

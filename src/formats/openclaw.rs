@@ -303,9 +303,7 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
 fn error_text(data: &Value) -> Option<String> {
     match data.get("error") {
         Some(Value::String(s)) if !s.is_empty() => Some(s.to_string()),
-        Some(e @ Value::Object(_)) => str_of(e, "message")
-            .map(str::owned)
-            .or_else(|| Some(common::compact_json(e))),
+        Some(e @ Value::Object(_)) => common::error_text(e),
         _ => str_of(data, "message")
             .filter(|m| !m.is_empty())
             .map(str::owned),

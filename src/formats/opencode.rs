@@ -212,7 +212,7 @@ fn error_text(err: Option<&Value>) -> String {
                 (Some(n), Some(m)) => format!("{n}: {m}"),
                 (Some(n), None) => n.owned(),
                 (None, Some(m)) => m.owned(),
-                (None, None) => common::clip(&common::compact_json(e), 300),
+                (None, None) => common::error_text(e).unwrap_or_else(|| "unknown error".owned()),
             }
         }
         _ => "unknown error".owned(),

@@ -467,3 +467,19 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod gateway_injected_tests {
+    use crate::entry::Entry;
+    use crate::parser::parse_line;
+
+    #[test]
+    fn a_gateway_injected_failure_is_an_error_not_the_model_speaking() {
+        // OpenClaw session files (pi's format) record the gateway's own notices as assistant
+        // messages with `model: "gateway-injected"`.
+        let line = r#"{"type":"message","id":"g1","parentId":"a0","timestamp":"2026-02-01T10:00:00.000Z","message":{"role":"assistant","provider":"openclaw","model":"gateway-injected","content":[{"type":"text","text":"⚠️ Agent failed before reply: No API key found for provider anthropic."}],"usage":{"input":0,"output":0},"timestamp":1756548002000}}"#;
+        assert!(matches!(&parse_line(line, "t")[..], [Entry::Stderr { text, .. }] if text.starts_with("⚠️ Agent failed")));
+        let notice = line.replace("⚠️ Agent failed before reply: No API key found for provider anthropic.", "Run resumed after restart");
+        assert!(matches!(&parse_line(&notice, "t")[..], [Entry::System { text, .. }] if text == "OpenClaw: Run resumed after restart"));
+    }
+}

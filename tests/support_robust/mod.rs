@@ -452,6 +452,18 @@ pub fn is_raw_json(text: &str) -> bool {
     t.starts_with('{') && agentlines::formats::common::parse_object(t).is_some_and(|v| v.get("type").is_some())
 }
 
+/// A notice whose text is a JSON object, or (`label` true: an error) whose first line's
+/// part after its `label: ` is: a dump where a message belongs. (The lines after a notice's
+/// first are the human text found inside an unknown event, shown as it is.)
+pub fn is_json_notice(text: &str, label: bool) -> bool {
+    let t = text.trim();
+    let first = t.split('\n').next().unwrap_or("");
+    let after_label = first.find(": {").filter(|_| label).map(|i| &first[i + 2..]);
+    [Some(t), after_label].into_iter().flatten().any(|s| {
+        s.starts_with('{') && agentlines::formats::common::parse_object(s).is_some_and(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+    })
+}
+
 /// Every invariant of one parser answer: schema-valid entries, JSON that round-trips
 /// byte-identically, no raw JSON shown as stdout/stderr. `Err` says what broke.
 pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
@@ -479,6 +491,11 @@ pub fn check_entries(entries: &[Entry]) -> Result<String, String> {
         if let Entry::Stdout { text, .. } | Entry::Stderr { text, .. } = e {
             if is_raw_json(text) {
                 return Err(format!("raw JSON shown as {}: {}", e.kind(), clip(text)));
+            }
+        }
+        if let Entry::System { text, .. } | Entry::Stderr { text, .. } = e {
+            if is_json_notice(text, matches!(e, Entry::Stderr { .. })) {
+                return Err(format!("a JSON dump as a {} notice: {}", e.kind(), clip(text)));
             }
         }
     }

@@ -571,7 +571,7 @@ fn error_text(e: &Value) -> String {
         Value::String(s) => s.to_string(),
         _ => match nonempty_str(data, "details").or_else(|| nonempty_str(data, "message")) {
             Some(d) => d.owned(),
-            None => common::clip(&common::compact_json(&data.to_json()), 300),
+            None => common::error_text(data).unwrap_or_default(),
         },
     };
     if !detail.is_empty() && detail != msg {

@@ -19,6 +19,7 @@ use crate::prelude::*;
 use super::super::common::{path, str_of, type_of, Emit, Owned};
 use crate::entry::Entry;
 use crate::json::Value;
+use crate::text::FNV_OFFSET;
 use std::collections::VecDeque;
 
 /// Messages remembered for de-duplication (oldest evicted first).
@@ -29,15 +30,8 @@ pub const MAX_BLOCKS: usize = 64;
 /// written again on resume repeat whole messages under the same `message.id`).
 pub const MAX_SHOWN: usize = 256;
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-fn fnv(mut h: u64, s: &str) -> u64 {
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
+fn fnv(h: u64, s: &str) -> u64 {
+    crate::text::fnv1a(h, s.bytes())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +66,8 @@ pub struct State {
     shown: VecDeque<u64>,
     /// The session and running totals of the last `result`.
     last_totals: Option<(String, [f64; 5])>,
+    /// Subagent bookkeeping for session files (`super::sidechain`).
+    pub(super) sidechain: super::sidechain::Chains,
 }
 
 impl State {

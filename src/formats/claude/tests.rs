@@ -88,7 +88,7 @@ fn result_errors_accept_strings_and_objects_and_fall_back_to_error() {
         } => {
             assert_eq!(
                 errors,
-                &["plain", "msg", "err", "E1", r#"{"other":1}"#, "7"]
+                &["plain", "msg", "err", "E1", "other: 1", "7"]
             );
             assert_eq!(
                 (*input_tokens, *output_tokens, *cached_tokens, *cost_usd),
@@ -472,4 +472,38 @@ fn a_system_error_line_is_an_error() {
     assert_eq!(parse_line(line, "t"), vec![Entry::stderr("t", "quota exceeded")]);
     let bare = r#"{"type":"system","subtype":"error","message":"no route"}"#;
     assert_eq!(parse_line(bare, "t"), vec![Entry::stderr("t", "no route")]);
+}
+
+#[test]
+fn session_file_subagents_are_marked_and_nested_under_their_call() {
+    let task = |id: &str, prompt: &str| {
+        format!(r#"{{"type":"assistant","isSidechain":false,"uuid":"m-{id}","parentUuid":"p","sessionId":"s","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{id}","name":"Task","input":{{"description":"d","prompt":"{prompt}"}}}}]}}}}"#)
+    };
+    let side = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
+        let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+        format!(r#"{{"type":"{role}","isSidechain":true,"uuid":"{uuid}","parentUuid":{parent},"sessionId":"s","message":{{"role":"{role}","content":[{{"type":"text","text":"{text}"}}]}}}}"#)
+    };
+    // Two subagents started in parallel, their lines interleaved.
+    let lines = [
+        task("toolu_A", "Find A"),
+        task("toolu_B", "Find B"),
+        side("a1", None, "user", "Find A"),
+        side("b1", None, "user", "Find B"),
+        side("b2", Some("b1"), "assistant", "B found"),
+        side("a2", Some("a1"), "assistant", "A found"),
+    ];
+    let mut p = StdoutParser::with_format(Format::Claude);
+    let out: Vec<Vec<Entry>> = lines.iter().map(|l| p.parse_line(l, "t")).collect();
+    assert!(out[2].is_empty() && out[3].is_empty(), "the prompts are in the calls' input: {out:?}");
+    let parent_of = |es: &[Entry]| match es {
+        [Entry::Assistant { parent_tool_use_id, .. }] => parent_tool_use_id.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(parent_of(&out[4]).as_deref(), Some("toolu_B"));
+    assert_eq!(parent_of(&out[5]).as_deref(), Some("toolu_A"));
+    // Read alone: still a subagent's (never the human's prompt, never the main agent).
+    assert!(matches!(&parse_line(&lines[2], "t")[..], [Entry::System { text, .. }] if text.contains("Find A")));
+    assert_eq!(parent_of(&parse_line(&lines[5], "t")).as_deref(), Some("sidechain"));
+    let own_file = r#"{"type":"assistant","isSidechain":true,"agentId":"aac57f5","uuid":"x","parentUuid":"y","sessionId":"s","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]}}"#;
+    assert_eq!(parent_of(&parse_line(own_file, "t")).as_deref(), Some("agent-aac57f5"));
 }

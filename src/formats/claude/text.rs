@@ -152,23 +152,7 @@ pub(super) fn harness_message(rec: &Value, msg: &Value, ts: &str) -> Option<Entr
 }
 
 pub(super) fn nested_message(e: &Value) -> String {
-    let mut cur = e;
-    for _ in 0..4 {
-        match cur {
-            Value::String(s) => return s.to_string(),
-            Value::Object(_) => {
-                if let Some(m) = common::nonempty_str(cur, "message") {
-                    return m.owned();
-                }
-                match cur.get("error") {
-                    Some(next) => cur = next,
-                    None => break,
-                }
-            }
-            _ => break,
-        }
-    }
-    clip(&common::compact_json(cur), 300)
+    common::error_text(e).unwrap_or_else(|| "(no message)".owned())
 }
 
 pub(super) fn first_line(s: &str) -> String {

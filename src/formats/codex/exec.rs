@@ -389,11 +389,7 @@ pub(super) fn with_item_id(mut e: Entry, id: &str) -> Entry {
 /// An error value's message: a string, or an object's `message`.
 pub(super) fn error_message(v: Option<&Value>) -> Option<String> {
     match v? {
-        Value::String(s) if !s.is_empty() => Some(s.to_string()),
-        Value::Object(_) => {
-            let v = v?;
-            nonempty_str(v, "message").map(str::owned).or_else(|| Some(common::compact_json(v)))
-        }
+        s @ (Value::String(_) | Value::Object(_)) => common::error_text(s),
         _ => None,
     }
 }

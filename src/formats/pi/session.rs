@@ -129,6 +129,22 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
                 out.emit(Entry::user(ts, text));
             }
         }
+        // OpenClaw's gateway writes its own notices into the transcript as assistant
+        // messages (`model: "gateway-injected"`, `"delivery-mirror"`): the model did not say
+        // them. A failure ("⚠️ Agent failed before reply: No API key found…") is an error.
+        "assistant" if matches!(str_of(m, "model"), Some("gateway-injected" | "delivery-mirror")) => {
+            let text = common::content_text(m.get("content").unwrap_or(&Value::Null));
+            let text = text.trim();
+            if text.is_empty() {
+                return;
+            }
+            let lower = text.to_lowercase();
+            if text.starts_with('⚠') || ["failed", "error", "no api key"].iter().any(|w| common::has(&lower, w)) {
+                out.emit(Entry::stderr(ts, text));
+            } else {
+                out.emit(Entry::system(ts, format!("OpenClaw: {text}")));
+            }
+        }
         "assistant" => {
             for block in blocks(m) {
                 match type_of(block) {
