@@ -263,6 +263,9 @@ function createStdoutParser(options) {
   } catch (e) { /* a hostile options object: autodetect */ }
   var handle = 0;
   var gen = -1;
+  // A chunk that ends between the two halves of a surrogate pair (a non-BMP character such
+  // as an emoji, cut by whoever split the stream) keeps its high half for the next chunk.
+  var carry = "";
   function feed(mode, text, ts) {
     var w = alInstance();
     if (gen !== w.gen) {
@@ -285,7 +288,10 @@ function createStdoutParser(options) {
     // Raw text that may end mid-line (LF or CRLF); complete lines are parsed.
     parseChunk: function (chunk, ts) {
       try {
-        return feed(1, alText(chunk), alText(ts));
+        var c = carry + alText(chunk);
+        var last = c.charCodeAt(c.length - 1);
+        carry = last >= 0xd800 && last < 0xdc00 ? c.slice(-1) : "";
+        return feed(1, carry ? c.slice(0, -1) : c, alText(ts));
       } catch (e) {
         alRethrowNoWasm(e);
         alDropInstance();
@@ -295,7 +301,10 @@ function createStdoutParser(options) {
     // The text after the last newline, at the end of a stream.
     flush: function (ts) {
       try {
-        return feed(2, "", alText(ts));
+        var held = carry;
+        carry = "";
+        var out = held ? feed(1, held, alText(ts)) : [];
+        return out.concat(feed(2, "", alText(ts)));
       } catch (e) {
         alRethrowNoWasm(e);
         alDropInstance();
@@ -303,6 +312,7 @@ function createStdoutParser(options) {
       }
     },
     reset: function () {
+      carry = "";
       try {
         if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_reset(handle);
       } catch (e) {

@@ -5,7 +5,9 @@
 //    quoted, thinking, tool calls with their input and result in code fences, diffs as a
 //    ```diff block, log lines (system/stderr/stdout) in fences, init and result summaries.
 // Fences are longer than any backtick run in what they hold, so log text cannot close
-// them; escape sequences are removed.
+// them; escape sequences are removed. Text written as Markdown (assistant, user, thinking,
+// result) is made inert first (`inert`): a .md file opened in a renderer that allows HTML
+// must not run what an agent printed.
 import { str, safeJson, fmtInt, fmtCost, groupOf, toolDuration } from "./model.js";
 import { stripEscapes } from "./text.js";
 
@@ -24,7 +26,43 @@ function fence(text, lang = "") {
   return `${f}${lang}\n${s}${s.endsWith("\n") ? "" : "\n"}${f}`;
 }
 
-const quote = (text) => stripEscapes(str(text)).split("\n").map((l) => "> " + l).join("\n");
+// A link destination that is not http(s), mailto or relative (after the entity and
+// whitespace decoding a Markdown renderer applies): `javascript:`, `vbscript:`, `data:`…
+const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|[a-z]+);?/gi;
+const NAMED = { colon: ":", tab: "", newline: "", lpar: "(", rpar: ")" };
+function unsafeDest(dest) {
+  const d = dest
+    .replace(ENTITY, (m, e) => (e[0] === "#" ? String.fromCodePoint(Number.parseInt(e[1] === "x" || e[1] === "X" ? e.slice(2) : e.slice(1), e[1] === "x" || e[1] === "X" ? 16 : 10) || 0) : NAMED[e.toLowerCase()] ?? m))
+    .replace(/[\u0000-\u0020\u007f]+/g, "")
+    .toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(d);
+  return scheme !== null && !["http", "https", "mailto"].includes(scheme[1]);
+}
+
+/** Markdown with nothing a renderer would run: outside code blocks and code spans, `<` is
+ *  `&lt;` (no raw HTML, no autolinks) and a link or link definition whose address is not
+ *  http(s), mailto or relative is no link (its bracket escaped). */
+export function inert(text) {
+  let fence = null;
+  return stripEscapes(str(text)).split("\n").map((line) => {
+    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence !== null) {
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+      return line;
+    }
+    if (m) {
+      fence = m[1];
+      return line;
+    }
+    const def = /^( {0,3})\[([^\]]*)\]:\s*<?([^\s>]*)/.exec(line);
+    if (def && unsafeDest(def[3])) line = def[1] + "\\" + line.slice(def[1].length);
+    return line.split(/(`+[^`]*`+)/).map((part, k) => (k % 2 === 1 ? part : part
+      .replace(/</g, "&lt;")
+      .replace(/\]\(\s*(&lt;)?([^)\s]*)/g, (all, lt, dest) => (unsafeDest(dest) ? "]\\(" + all.slice(2) : all)))).join("");
+  }).join("\n");
+}
+
+const quote = (text) => inert(text).split("\n").map((l) => "> " + l).join("\n");
 const inlineCode = (s) => {
   const t = stripEscapes(str(s)).replace(/\s+/g, " ");
   const ticks = (t.match(/`+/g) || []).reduce((n, r) => Math.max(n, r.length), 0);
@@ -52,14 +90,14 @@ function rowMarkdown(row) {
   if (row.type === "diff") return `**diff** · ${row.entries.length} lines${where}\n\n` + fence(row.entries.map((e) => str(e.text)).join("\n"), "diff");
   const e = row.entry;
   switch (groupOf(row)) {
-    case "assistant": return `**assistant**${where}\n\n${stripEscapes(str(e.text))}`;
+    case "assistant": return `**assistant**${where}\n\n${inert(e.text)}`;
     case "thinking": return `**thinking**${where}\n\n${quote(e.text)}`;
     case "user": return `**user**${where}\n\n${quote(e.text)}`;
     case "init": return `**init** · model ${inlineCode(e.model || "?")} · session ${inlineCode(e.sessionId || "?")}${where}`;
     case "result": {
       const head = `**result** · ${str(e.subtype) || "result"}${e.isError === true ? " (error)" : ""} · in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)} tokens · ${fmtCost(e.costUsd)}${where}`;
-      const errors = Array.isArray(e.errors) ? e.errors.map((x) => "- " + stripEscapes(str(x)).replace(/\s+/g, " ")).join("\n") : "";
-      return [head, errors, str(e.text) ? stripEscapes(str(e.text)) : ""].filter(Boolean).join("\n\n");
+      const errors = Array.isArray(e.errors) ? e.errors.map((x) => "- " + inert(str(x).replace(/\s+/g, " "))).join("\n") : "";
+      return [head, errors, str(e.text) ? inert(e.text) : ""].filter(Boolean).join("\n\n");
     }
     case "system": case "stderr": case "stdout":
       return `**${groupOf(row)}**${where}\n\n` + fence(e.text);

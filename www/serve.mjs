@@ -68,8 +68,22 @@ async function resolveFile(root, urlPath) {
 }
 
 /** Starts the server; resolves to { url, port, close() }. port 0 picks a free port. */
+// DNS rebinding: a page on an attacker's name that resolves to 127.0.0.1 would reach this
+// server with its own name in `Host`. Only an IP literal or `localhost`, with the port we
+// listen on, is served; any other name gets 421.
+export function hostAllowed(header, port) {
+  if (typeof header !== "string") return false;
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d+))?$/.exec(header.trim().toLowerCase());
+  if (m === null || Number(m[2] ?? 80) !== port) return false;
+  return m[1] === "localhost" || m[1].startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(m[1]);
+}
+
 export async function startViewerServer({ port = 8377, host = "127.0.0.1", root = repoRoot } = {}) {
   const server = http.createServer(async (req, res) => {
+    if (!hostAllowed(req.headers.host, server.address().port)) {
+      send(res, 421, "misdirected request: this server answers only to localhost or an IP address");
+      return;
+    }
     let urlPath;
     try {
       urlPath = decodeURIComponent(new URL(req.url, "http://x").pathname);

@@ -1,0 +1,44 @@
+// The viewer's Markdown export (www/export.js) writes what an agent printed into a .md
+// file; opened in a renderer that allows HTML, nothing in it may run.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { root } from "./host.mjs";
+
+const { inert, toMarkdown } = await import(pathToFileURL(resolve(root, "www/export.js")).href);
+const { Transcript } = await import(pathToFileURL(resolve(root, "www/model.js")).href);
+
+const HOSTILE = [
+  "<img src=x onerror=alert(1)>",
+  "<script>alert(1)</script>",
+  "[click](javascript:alert(1))",
+  "[click]( JaVa&#115;cript&colon;alert(1))",
+  "[click](vbscript:msgbox(1))",
+  "[click](data:text/html;base64,PHNjcmlwdD4=)",
+  "[ref]: javascript:alert(1)",
+  "<javascript:alert(1)>",
+];
+
+test("raw HTML and script links in agent text are inert in the Markdown export", () => {
+  const ts = "2026-01-01T00:00:00.000Z";
+  const t = new Transcript();
+  const entries = HOSTILE.flatMap((h) => [
+    { kind: "assistant", ts, text: `before ${h} after` },
+    { kind: "user", ts, text: h },
+    { kind: "thinking", ts, text: h },
+    { kind: "result", ts, text: h, inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, subtype: "success", isError: true, errors: [h] },
+  ]);
+  t.add(entries, entries.map((_, i) => i), entries.map(() => 1));
+  const md = toMarkdown(t, "hostile");
+  assert.doesNotMatch(md, /<(img|script|javascript)/i, "raw HTML or an autolink survived");
+  for (const line of md.split("\n")) {
+    assert.doesNotMatch(line, /(^|[^\\])\]\(\s*(javascript|vbscript|data|java&#115;cript)/i, `a script link survived: ${line}`);
+    assert.doesNotMatch(line, /^(> )?\[ref\]:/, `a script link definition survived: ${line}`);
+  }
+});
+
+test("what is not hostile is left as written: code, safe links, relative links", () => {
+  const text = "see [docs](https://example.com/a_(b)) and [here](./x.md#y), `<b>` in code\n```html\n<div>kept</div>\n```";
+  assert.equal(inert(text), text);
+});
