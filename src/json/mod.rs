@@ -13,7 +13,7 @@
 //! # What it reads
 //!
 //! - **Exactly what `serde_json::from_str::<serde_json::Value>` accepts** (serde_json 1.0.x
-//!   as locked, default features), with the same values: [`read::parse`] for one value,
+//!   as locked, with `float_roundtrip`: see Numbers), with the same values: [`read::parse`] for one value,
 //!   [`read::parse_prefix`] for the first value of a text (as serde_json's
 //!   `StreamDeserializer`), `read::parse_top_object` for a line's top-level object. The rules
 //!   are listed in [`read`]; among them, arrays and objects nest at most 127 deep (serde_json's
@@ -32,10 +32,13 @@
 //!
 //! # Numbers
 //!
-//! Read into `serde_json::Number` exactly as serde_json reads them (`number.rs` follows its
-//! algorithm step for step, quirks included, without core's float parser and its tables): an
-//! integer that fits `u64` stays one, a negative one that fits `i64` (but not `-0`) too,
-//! everything else is the `f64` serde_json computes; a float past `f64` is an error.
+//! Read into `serde_json::Number` as serde_json reads them: an integer that fits `u64` stays
+//! one, a negative one that fits `i64` (but not `-0`) too, everything else is an `f64`; a float
+//! past `f64` is an error. **The `f64` is the correctly rounded one**, what `JSON.parse` and
+//! every browser read (and serde_json with its `float_roundtrip` feature, the tests' oracle),
+//! not what serde_json's default computes, which can be one bit off (`1e-30` read as
+//! `9.999999999999999e-31`): entries must show what the agent printed. `number.rs` takes
+//! Clinger's exact fast path for nearly every token and core's parser for the rest.
 //! Written as serde_json writes them ([`write::number`]): integers in decimal, floats with the
 //! shortest round-trip digits (zmij, serde_json's own float writer), non-finite as `null`.
 //! The host type's numeric fields go through [`write::js_number`] (integral values without

@@ -1,5 +1,6 @@
-//! A JSON number token to a `serde_json::Number`, exactly as serde_json (1.0.x as locked,
-//! default features: no `float_roundtrip`, no `arbitrary_precision`) reads it.
+//! A JSON number token to a `serde_json::Number`, as serde_json (1.0.x as locked, with
+//! `float_roundtrip`, no `arbitrary_precision`) reads it: floats correctly rounded, as
+//! `JSON.parse` reads them.
 //!
 //! Why not `token.parse::<serde_json::Number>()`, which is what this replaces: that goes
 //! through serde_json's `Deserializer` (its number state machine, error values with line and
@@ -17,10 +18,11 @@
 //!   the significand while they fit.
 //! - an integer without `.`/`e` is a `u64`, or an `i64` when negative; `-0` and negatives past
 //!   `i64` are floats.
-//! - the value is `significand as f64`, then multiplied by 10^e (e >= 0; ∞ is an error) or
-//!   divided by 10^-e (e < 0, first by 1e308 while -e > 308), where 10^k is the `f64` nearest
-//!   to it (what the literal `1ek` is). So it can differ from the correctly rounded value in
-//!   the last bit, as serde_json's does.
+//! - a float's value: where the significand is below 2^53 and |e| <= 22, `significand as
+//!   f64` multiplied or divided by 10^|e| (both exact, so one rounding: correctly rounded);
+//!   otherwise core's `str::parse::<f64>` of the token (Eisel-Lemire, exact fallback). That
+//!   departs from serde_json's default, which multiplies by the nearest `f64` of 10^e and can
+//!   be one bit off; the dropped-digit rules above then only decide where a token ends.
 //! - an exponent past `i32` is an error with a non-zero significand and a positive sign;
 //!   otherwise the value is ±0.
 
@@ -196,8 +198,25 @@ impl Cursor<'_> {
         self.float(sig, exp)
     }
 
-    /// `sig × 10^exp` as serde_json computes it (`f64_from_parts`).
-    fn float(&self, sig: u64, mut exp: i32) -> Option<f64> {
+    /// The token's value, correctly rounded, as `JSON.parse` and serde_json's
+    /// `float_roundtrip` read it. Where `sig` and 10^|exp| are exact `f64`s, one
+    /// multiplication or division is correctly rounded (Clinger's fast path: nearly every
+    /// number an agent prints); otherwise core's parser reads the token's text. `None` past
+    /// `f64`'s range, as serde_json.
+    fn float(&self, sig: u64, exp: i32) -> Option<f64> {
+        if sig < 1 << 53 && exp.unsigned_abs() <= 22 {
+            let p = pow10(exp.unsigned_abs());
+            let f = if exp >= 0 { sig as f64 * p } else { sig as f64 / p };
+            return Some(if self.neg { -f } else { f });
+        }
+        let text = core::str::from_utf8(self.b.get(..self.i)?).ok()?;
+        text.parse::<f64>().ok().filter(|f| f.is_finite())
+    }
+
+    /// `sig × 10^exp` as serde_json's default computes it (`f64_from_parts`): not correctly
+    /// rounded in the last bit. Kept as the reference the tests measure the change against.
+    #[cfg(test)]
+    fn float_serde_default(&self, sig: u64, mut exp: i32) -> Option<f64> {
         let mut f = sig as f64;
         loop {
             let k = exp.wrapping_abs() as u32;
@@ -304,6 +323,34 @@ mod tests {
             (None, None) => {}
             _ => panic!("{t:?}: ours {ours:?}, serde_json {theirs:?}"),
         }
+    }
+
+    #[test]
+    fn numbers_are_correctly_rounded_as_javascript_reads_them() {
+        // Tokens where serde_json's default (not correctly rounded) reads another f64 than
+        // JSON.parse; the expected bits are core's correctly rounded parse, which V8 agrees
+        // with (tests/js/numbers.test.mjs checks the built files against JSON.parse).
+        let mut differed = 0;
+        for t in ["1e-30", "2.2250738585072011e-308", "9.999999999999999e-31", "0.3e-300", "7.2057594037927933e16", "1.00000000000000011102230246251565404236316680908203125", "123456789e-320"] {
+            let want: f64 = t.parse().unwrap();
+            assert_eq!(number(t).and_then(|n| n.as_f64()).map(f64::to_bits), Some(want.to_bits()), "{t}");
+            let mut c = Cursor { b: t.as_bytes(), i: t.len(), neg: false };
+            let _ = &mut c;
+            if let Some((sig, exp)) = split(t) {
+                if c.float_serde_default(sig, exp).map(f64::to_bits) != Some(want.to_bits()) {
+                    differed += 1;
+                }
+            }
+        }
+        assert!(differed >= 1, "serde_json's default reads these the same: the test shows nothing");
+    }
+
+    /// `sig` and decimal exponent of a short plain token (test helper for the reference).
+    fn split(t: &str) -> Option<(u64, i32)> {
+        let (mant, exp) = t.split_once('e').map_or((t, 0), |(m, e)| (m, e.parse::<i32>().unwrap()));
+        let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+        let sig: u64 = format!("{int}{frac}").parse().ok()?;
+        Some((sig, exp - frac.len() as i32))
     }
 
     #[test]
