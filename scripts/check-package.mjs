@@ -17,11 +17,13 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // 13 runtimes it read until the entries pass-through, the wrapped event lines and the new CLIs'
 // readers came in (docs/bench.md, "The size target and the new formats": what each costs);
 // those took the default file to 115.6 KB and the stateful ui-parser.js to 126.3 KB, and
-// every per-runtime file by about 6 KB (Codex's stateful file to 66.1 KB). The ceilings leave
-// ~3% above today's sizes for another toolchain's code generation, not for new code: a new
-// module that needs more says so here.
+// every per-runtime file by about 6 KB (Codex's stateful file to 66.1 KB). The fixes to totals,
+// subagents, error text, edit diffs and plain text that followed took the full file past its
+// first ceiling (docs/bench.md has what they add). The ceilings leave ~3% above today's sizes
+// for another toolchain's code generation, not for new code: a new module that needs more
+// says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { default: 116 * 1024, full: 127 * 1024, runtime: 67 * 1024 };
+const CEILING = { default: 121 * 1024, full: 134 * 1024, runtime: 70 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";

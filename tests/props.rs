@@ -349,3 +349,36 @@ fn survey_invisible_lines() {
     }
 }
 
+
+/// Pieces a plain-text run prints (build tools, shells, other agents' text modes), among them
+/// marks other runtimes use, but none that proves a runtime (`[hermes]`, `session_id:`).
+const PLAIN_PIECES: &[&str] = &[
+    "[tool] bash: ls -la", "[tool]: bash", "  [tool] bash", "💻 Completed", "Thinking: ", "<thinking>",
+    "</thinking>", "┊ x", "┊ ", "error: ", "warning: ", "> ", "$ ", "✓ ", "- ", "1. ", "```", "[done] ",
+    "npm ERR! ", "Traceback (most recent call last):", "\t", "  ", "(using tool: read)", "+ 1: ",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(500), failure_persistence: None, rng_seed: seed(), ..ProptestConfig::default() })]
+
+    /// On a plain-text run, stateless and stateful: every non-empty line's text shows in some
+    /// entry, and no tool call, result or thinking is made up from text.
+    #[test]
+    fn plain_text_is_shown_and_nothing_is_invented(
+        lines in proptest::collection::vec((proptest::sample::select(PLAIN_PIECES), "[a-z ./:-]{1,30}"), 1..20),
+    ) {
+        let lines: Vec<String> = lines.into_iter().map(|(p, t)| format!("{p}{t}")).collect();
+        let mut stateful = StdoutParser::new();
+        for line in &lines {
+            for (path, entries) in [("stateless", parse_line(line, "t")), ("stateful", stateful.parse_line(line, "t"))] {
+                let invented = entries.iter().find(|e| matches!(e, Entry::ToolCall { .. } | Entry::ToolResult { .. } | Entry::Thinking { .. }));
+                prop_assert!(invented.is_none(), "{path}: {line:?} made {invented:?}");
+                let shown = agentlines::entries_to_json(&entries);
+                let words: Vec<&str> = line.split_whitespace().filter(|w| w.chars().all(|c| c.is_ascii_alphanumeric())).collect();
+                for w in words {
+                    prop_assert!(shown.contains(w), "{path}: {line:?} lost {w:?}: {shown}");
+                }
+            }
+        }
+    }
+}

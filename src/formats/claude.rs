@@ -284,9 +284,10 @@ fn assistant_block(
                     .is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::ToolUse, id))
             {
                 out.emit(tool_call(b, ts).with_parent(parent));
+                edit_diff(b, ts, out);
             }
         }
-        "tool_result" => out.emit(tool_result(b, ts).with_parent(parent)),
+        "tool_result" => tool_result(b, ts, parent, out),
         t if t.ends_with("_tool_result") => out.emit(server_tool_result(b, ts).with_parent(parent)),
         "image" | "document" => out.emit(Entry::assistant(ts, content_text(b)).with_parent(parent)),
         other => {
@@ -322,7 +323,7 @@ fn user_block(b: &Value, flags: UserFlags, parent: Option<&str>, ts: &str, out: 
                 user_text(t, flags, parent, ts, out);
             }
         }
-        "tool_result" => out.emit(tool_result(b, ts).with_parent(parent)),
+        "tool_result" => tool_result(b, ts, parent, out),
         t if t.ends_with("_tool_result") => out.emit(server_tool_result(b, ts).with_parent(parent)),
         "image" | "document" => out.emit(Entry::user(ts, content_text(b)).with_parent(parent)),
         other => out.emit(Entry::system(ts, format!("[{} block]", block_name(other)))),
@@ -398,10 +399,67 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
     Entry::tool_call(ts, name, input, id)
 }
 
-fn tool_result(b: &Value, ts: &str) -> Entry {
+/// The change an `Edit`, `MultiEdit` or `Write` call asks for, as `diff` entries after the
+/// call (the host draws them as a diff card; the call's input shows the same as JSON). An
+/// edit's `old_string` is a piece of the file, not the file: its hunk headers (line numbers
+/// within the piece) are left out. A `Write` shows its content as added lines (the file's
+/// earlier content is not in the log).
+fn edit_diff(b: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let input = b.get("input").unwrap_or(&Value::Null);
+    let Some(path) = str_of(input, "file_path") else { return };
+    let pieces: Vec<(Option<&str>, &str)> = match str_of(b, "name") {
+        Some("Edit") => vec![(str_of(input, "old_string"), str_of(input, "new_string").unwrap_or(""))],
+        Some("MultiEdit") => match input.get("edits") {
+            Some(Value::Array(edits)) => edits
+                .iter()
+                .map(|e| (str_of(e, "old_string"), str_of(e, "new_string").unwrap_or("")))
+                .collect(),
+            _ => Vec::new(),
+        },
+        Some("Write") => vec![(None, str_of(input, "content").unwrap_or(""))],
+        _ => return,
+    };
+    let mut diff = String::new();
+    for (i, (old, new)) in pieces.into_iter().enumerate() {
+        let text = common::diff::unified_from_texts(path, old, new);
+        for line in text.lines() {
+            let header = line.starts_with("--- ") || line.starts_with("+++ ");
+            if line.starts_with("@@") || (header && i > 0) || line == "--- /dev/null" {
+                continue;
+            }
+            diff.push_str(line);
+            diff.push('\n');
+        }
+    }
+    common::diff::push_unified(&diff, ts, out);
+}
+
+/// A tool's result, minus what Claude Code wraps around the tool's own output: a
+/// `<system-reminder>` it appends (to a Read result, say) is its own notice after the result,
+/// not part of the file's content; a `<tool_use_error>` wrapper is unwrapped (the result is
+/// an error either way).
+fn tool_result(b: &Value, ts: &str, parent: Option<&str>, out: &mut Vec<Entry>) {
     let id = str_of(b, "tool_use_id").unwrap_or("");
-    let content = b.get("content").map(content_text).unwrap_or_default();
-    Entry::tool_result(ts, id, None, content, bool_of(b, "is_error"))
+    let mut content = b.get("content").map(content_text).unwrap_or_default();
+    let mut reminders = Vec::new();
+    const OPEN: &str = "<system-reminder>";
+    const CLOSE: &str = "</system-reminder>";
+    while let Some(at) = common::find(&content, OPEN) {
+        let Some(len) = common::find(common::cut(&content, at..), CLOSE) else { break };
+        let inner = common::cut(&content, at + OPEN.len()..at + len).trim().owned();
+        content = format!("{}{}", common::cut(&content, ..at).trim_end(), common::cut(&content, at + len + CLOSE.len()..));
+        if !inner.is_empty() {
+            reminders.push(inner);
+        }
+    }
+    let t = content.trim();
+    if let Some(inner) = t.strip_prefix("<tool_use_error>").and_then(|r| r.strip_suffix("</tool_use_error>")) {
+        content = inner.trim().owned();
+    }
+    out.emit(Entry::tool_result(ts, id, None, content, bool_of(b, "is_error")).with_parent(parent));
+    for r in reminders {
+        out.emit(Entry::system(ts, format!("reminder: {}", clip(&r, 300))));
+    }
 }
 
 /// Results of server-side tools (`web_search_tool_result`, `web_fetch_tool_result`,

@@ -52,15 +52,19 @@ pub fn parse_text(line: &str, ts: &str, forced: bool, out: &mut Vec<Entry>) -> b
         out.emit(Entry::system(ts, t));
         return true;
     }
-    if t.starts_with("[tool]") || spinner_remnant(t) {
+    // The rules below read Hermes' own marks. Marks any program may print (`[tool] …` start
+    // lines and spinner remnants, which the `┊` completion line repeats; `Thinking:` and
+    // `<thinking>`) count only in a run known to be Hermes' (`forced`); elsewhere the line
+    // is plain text, shown, never dropped or turned into a tool.
+    if forced && (t.starts_with("[tool]") || spinner_remnant(t)) {
         return true;
     }
     let tool_line = t.strip_prefix("[done]").map(str::trim_start).unwrap_or(t);
     if let Some(rest) = tool_line.strip_prefix('┊') {
-        tool_completion(rest.trim(), &cleaned, ts, out);
-        return true;
+        return tool_completion(rest.trim(), &cleaned, ts, forced, out);
     }
-    if t.starts_with('💭') || t.starts_with("<thinking>") || t.starts_with("</thinking>") || t.starts_with("Thinking:") {
+    let marked = t.starts_with("<thinking>") || t.starts_with("</thinking>") || t.starts_with("Thinking:");
+    if t.starts_with('💭') || (forced && marked) {
         let text = t.trim_start_matches('💭').trim();
         if !text.is_empty() {
             out.emit(Entry::thinking(ts, text));
@@ -128,11 +132,14 @@ fn is_symbol(c: char) -> bool {
 }
 
 /// `┊ …` after the prefix: an assistant message, a tool completion, or other tool output.
-fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
+/// A `┊` line: Hermes' tool completion (or `┊ 💬` answer). Outside a run known to be
+/// Hermes' only a line that ends with a duration, as every Hermes tool line does, is a tool;
+/// `false` leaves any other line to be read as plain text.
+fn tool_completion(rest: &str, line: &str, ts: &str, forced: bool, out: &mut Vec<Entry>) -> bool {
     let rest = strip_kaomoji(rest);
     if let Some(text) = rest.strip_prefix('💬') {
         out.emit(Entry::assistant(ts, text.trim()));
-        return;
+        return true;
     }
     let mut body = rest;
     // Failure suffix, then the duration (and a total in parentheses) at the end.
@@ -162,9 +169,12 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
         Some((v, d)) => (v, d.trim()),
         None => (body, ""),
     };
+    if !forced && secs.is_none() {
+        return false;
+    }
     if verb.is_empty() {
         out.emit(Entry::stdout(ts, rest));
-        return;
+        return true;
     }
     let id = format!("hermes-{:016x}", fnv(line));
     let mut content = detail.owned();
@@ -181,6 +191,7 @@ fn tool_completion(rest: &str, line: &str, ts: &str, out: &mut Vec<Entry>) {
         *duration_ms = Some(json::round(s * 1000.0) as u64);
     }
     out.emit(result);
+    true
 }
 
 /// A leading parenthesised kaomoji (`(｡◕‿◕｡)`), which Hermes puts before some tool lines.
@@ -401,8 +412,31 @@ mod tests {
         let failed = read("┊ 💻 $         false  0.0s [exit 1]");
         assert!(matches!(&failed[1], Entry::ToolResult { is_error: true, content, .. } if content == "false  0.0s [exit 1]"));
         assert_eq!(read("┊ 💬 All done."), vec![Entry::assistant("t", "All done.")]);
-        assert!(read("[tool] (｡◕‿◕｡) 💻 $ ls").is_empty());
-        assert!(read("💻 Completed").is_empty());
+        // In a Hermes run the start line and the spinner's remnant repeat the completion line.
+        let forced = |l: &str| {
+            let mut out = Vec::new();
+            assert!(parse_text(l, "t", true, &mut out), "{l}");
+            out
+        };
+        assert!(forced("[tool] (｡◕‿◕｡) 💻 $ ls").is_empty());
+        assert!(forced("💻 Completed").is_empty());
+    }
+
+    #[test]
+    fn outside_a_hermes_run_its_generic_marks_are_plain_text() {
+        // Lines any program may print: shown as they are (left to the plain reader), never
+        // dropped, never a tool.
+        for line in ["[tool] bash: ls -la", "[tool]: bash", "  [tool] bash", "💻 Completed", "Thinking: about it", "<thinking>", "┊ x", "┊ 💻 $ ls"] {
+            let mut out = Vec::new();
+            assert!(!parse_text(line, "t", false, &mut out), "{line} was read as Hermes: {out:?}");
+            assert!(out.is_empty());
+            let all = crate::parser::parse_line(line, "t");
+            assert!(all.iter().all(|e| !matches!(e, Entry::ToolCall { .. } | Entry::ToolResult { .. } | Entry::Thinking { .. })), "{line}: {all:?}");
+            let shown = format!("{all:?}");
+            assert!(shown.contains(line.trim()), "{line}: {all:?}");
+        }
+        // A completion line with its duration is Hermes' own, whoever reads it.
+        assert!(matches!(&crate::parser::parse_line("┊ 💻 $ ls  0.1s", "t")[..], [Entry::ToolCall { .. }, Entry::ToolResult { .. }]));
     }
 
     #[test]

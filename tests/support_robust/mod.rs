@@ -638,21 +638,6 @@ fn common_event(line: &str) -> Option<&str> {
 
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
-        documented_in: "docs/formats/hermes.md, hermes_local (`[tool]` start lines, spinner remnants)",
-        reason: "a Hermes tool start line or spinner remnant: the completion line shows the call",
-        applies: |v, line| {
-            // A bare emoji is shown (it could be any program's output); an emoji followed by
-            // the spinner's last word is a remnant.
-            let t = without_escapes(line);
-            let t = t.trim();
-            let mut chars = t.chars();
-            let first = chars.next().map(|c| c as u32).unwrap_or(0);
-            let pictograph = matches!(first, 0x2300..=0x23FF | 0x2600..=0x27BF | 0x1F000..=0x1FAFF);
-            let rest = chars.as_str().trim_start_matches('\u{fe0f}').trim();
-            v.is_none() && (t.starts_with("[tool]") || (pictograph && matches!(rest, "Completed" | "Running" | "Error")))
-        },
-    },
-    Invisible {
         documented_in: "docs/formats/acp.md, acpx lines / raw ACP (tool_call_update between announcement and end)",
         reason: "an ACP tool update between announcement and end that adds no title, input or text (acpx's placeholder title `tool call`; a raw update with only a status): the call's card already shows it; an empty acpx text delta",
         applies: |v, _| {

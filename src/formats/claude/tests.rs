@@ -507,3 +507,49 @@ fn session_file_subagents_are_marked_and_nested_under_their_call() {
     let own_file = r#"{"type":"assistant","isSidechain":true,"agentId":"aac57f5","uuid":"x","parentUuid":"y","sessionId":"s","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]}}"#;
     assert_eq!(parent_of(&parse_line(own_file, "t")).as_deref(), Some("agent-aac57f5"));
 }
+
+#[test]
+fn harness_text_around_a_tool_result_is_not_the_tools_output() {
+    let read = r#"{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"     1\tfn main() {}\n\n<system-reminder>\nWhenever you read a file, you should consider whether it looks malicious.\n</system-reminder>\n"}]}}"#;
+    match &parse_line(read, "t")[..] {
+        [Entry::ToolResult { content, .. }, Entry::System { text, .. }] => {
+            assert_eq!(content, "     1\tfn main() {}\n");
+            assert_eq!(text, "reminder: Whenever you read a file, you should consider whether it looks malicious.");
+        }
+        other => panic!("{other:?}"),
+    }
+    let err = r#"{"type":"user","uuid":"u2","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","is_error":true,"content":"<tool_use_error>File does not exist.</tool_use_error>"}]}}"#;
+    assert!(matches!(&parse_line(err, "t")[..], [Entry::ToolResult { content, is_error: true, .. }] if content == "File does not exist."));
+    // An unclosed tag is left as the tool printed it.
+    let open = read.replace("</system-reminder>", "");
+    assert!(matches!(&parse_line(&open, "t")[..], [Entry::ToolResult { content, .. }] if content.contains("<system-reminder>")));
+}
+
+#[test]
+fn edit_and_write_calls_come_with_their_diff() {
+    let call = |name: &str, input: &str| {
+        format!(r#"{{"type":"assistant","uuid":"a","sessionId":"s","message":{{"id":"m-{name}","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{name}","name":"{name}","input":{input}}}]}}}}"#)
+    };
+    let diff = |line: &str| -> Vec<(String, String)> {
+        parse_line(line, "t")
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Diff { change_type, text, .. } => Some((change_type.to_string(), text)),
+                _ => None,
+            })
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+    let edit = call("Edit", r#"{"file_path":"/r/a.rs","old_string":"fn a() {\n    1\n}","new_string":"fn a() {\n    2\n}"}"#);
+    assert!(matches!(parse_line(&edit, "t").first(), Some(Entry::ToolCall { .. })), "the call comes first");
+    assert_eq!(
+        diff(&edit),
+        pairs(&[("file_header", "--- a/r/a.rs"), ("file_header", "+++ b/r/a.rs"), ("context", " fn a() {"), ("remove", "-    1"), ("add", "+    2"), ("context", " }")])
+    );
+    let write = call("Write", r#"{"file_path":"/r/n.txt","content":"hi\n"}"#);
+    assert_eq!(diff(&write), pairs(&[("file_header", "+++ b/r/n.txt"), ("add", "+hi")]));
+    let multi = call("MultiEdit", r#"{"file_path":"/r/b","edits":[{"old_string":"x","new_string":"y"},{"old_string":"p","new_string":"q"}]}"#);
+    assert_eq!(diff(&multi).iter().filter(|(k, _)| k == "file_header").count(), 2, "one header for the file");
+    assert_eq!(diff(&multi).len(), 6);
+    assert!(diff(&call("Read", r#"{"file_path":"/r/a.rs"}"#)).is_empty());
+}

@@ -138,7 +138,7 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
             if text.is_empty() {
                 return;
             }
-            let lower = text.to_lowercase();
+            let lower = text.to_ascii_lowercase();
             if text.starts_with('⚠') || ["failed", "error", "no api key"].iter().any(|w| common::has(&lower, w)) {
                 out.emit(Entry::stderr(ts, text));
             } else {
