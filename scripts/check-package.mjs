@@ -23,7 +23,7 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // for another toolchain's code generation, not for new code: a new module that needs more
 // says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { default: 121 * 1024, full: 134 * 1024, runtime: 70 * 1024 };
+const CEILING = { default: 120 * 1024, full: 133 * 1024, runtime: 69 * 1024 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";

@@ -34,11 +34,12 @@ test("a chunk split at every point, inside surrogate pairs too, gives the whole 
 
 test("a lone high surrogate at the end of the stream still comes out (as U+FFFD), and reset forgets it", () => {
   const p = m.createStdoutParser();
-  assert.deepEqual(p.parseChunk("x\uD83D", TS), []);
+  // (Entries come from the file's own realm: compared as JSON.)
+  assert.equal(JSON.stringify(p.parseChunk("x\uD83D", TS)), "[]");
   const out = p.flush(TS);
   assert.equal(out.length, 1);
   assert.equal(out[0].text, "x\uFFFD");
   p.parseChunk("y\uD83D", TS);
   p.reset();
-  assert.deepEqual(p.parseChunk("\uDE00z\n", TS).map((e) => e.text), ["\uFFFDz"]);
+  assert.equal(JSON.stringify(p.parseChunk("\uDE00z\n", TS).map((e) => e.text)), JSON.stringify(["\uFFFDz"]));
 });
