@@ -32,6 +32,8 @@ pub struct Stats {
     pub input_tokens: f64,
     pub output_tokens: f64,
     pub cached_tokens: f64,
+    /// Cache writes, where the runtime counts them apart (not in the host's summary).
+    pub cache_creation_tokens: f64,
     pub cost_usd: f64,
     pub first_ts: Option<String>,
     pub last_ts: Option<String>,
@@ -53,7 +55,7 @@ impl Stats {
             self.last_ts = Some(ts.to_owned());
         }
         match e {
-            Entry::Result { input_tokens, output_tokens, cached_tokens, cost_usd, subtype, is_error, .. } => {
+            Entry::Result { input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cost_usd, subtype, is_error, .. } => {
                 if *is_error {
                     self.errors += 1;
                 }
@@ -62,6 +64,7 @@ impl Stats {
                     self.input_tokens += input_tokens;
                     self.output_tokens += output_tokens;
                     self.cached_tokens += cached_tokens;
+                    self.cache_creation_tokens += cache_creation_tokens.unwrap_or(0.0);
                     self.cost_usd += cost_usd;
                 }
             }
@@ -103,6 +106,7 @@ impl Stats {
         self.input_tokens += o.input_tokens;
         self.output_tokens += o.output_tokens;
         self.cached_tokens += o.cached_tokens;
+        self.cache_creation_tokens += o.cache_creation_tokens;
         self.cost_usd += o.cost_usd;
         self.errors += o.errors;
         // Totals over files: the span from the earliest to the latest time seen.
@@ -130,10 +134,11 @@ impl Stats {
         let _ = writeln!(s, "{indent}entries  {} ({})", self.entries, kinds.join(", "));
         let _ = writeln!(
             s,
-            "{indent}tokens   {} in, {} out, {} cached (over {} result{})",
+            "{indent}tokens   {} in, {} out, {} cached{} (over {} result{})",
             group(self.input_tokens),
             group(self.output_tokens),
             group(self.cached_tokens),
+            if self.cache_creation_tokens > 0.0 { format!(", {} cache writes", group(self.cache_creation_tokens)) } else { String::new() },
             self.results,
             if self.results == 1 { "" } else { "s" }
         );
@@ -201,6 +206,7 @@ mod tests {
             input_tokens: 10.0,
             output_tokens: 5.0,
             cached_tokens: 1.0,
+            cache_creation_tokens: Some(2.0),
             cost_usd: cost,
             subtype: sub.into(),
             is_error: false,
