@@ -34,7 +34,7 @@ fn n(v: &Value, k: &str) -> f64 {
 
 /// A running total per process: `(key, totals)`; a new key or a total that goes down
 /// starts another process. Returns the sum of each process's last totals and whether
-/// every process had exactly one.
+/// every process had exactly one (or, for Claude, numbered its results: `result_index`).
 fn sum_of_last(points: &[(String, Totals)]) -> (Totals, bool) {
     let mut sum = [0.0; 4];
     let mut last: Option<&(String, Totals)> = None;
@@ -60,10 +60,12 @@ fn sum_of_last(points: &[(String, Totals)]) -> (Totals, bool) {
 fn log_figures(lines: &[&str]) -> Option<(Totals, bool)> {
     let mut points = Vec::new();
     let mut thread = String::new();
+    let mut indexed = true;
     for l in lines {
         let Ok(v) = serde_json::from_str::<Value>(l) else { continue };
         match v.get("type").and_then(Value::as_str) {
             Some("result") if v.get("total_cost_usd").is_some() => {
+                indexed &= v.get("result_index").is_some();
                 let session = v.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
                 let u = &v["usage"];
                 let t = match v.get("modelUsage").and_then(Value::as_object).filter(|m| !m.is_empty()) {
@@ -81,17 +83,39 @@ fn log_figures(lines: &[&str]) -> Option<(Totals, bool)> {
             }
             Some("thread.started") => thread = v["thread_id"].as_str().unwrap_or("").to_owned(),
             Some("turn.completed") => {
+                indexed = false;
                 let u = &v["usage"];
                 points.push((thread.clone(), [n(u, "input_tokens"), n(u, "output_tokens"), n(u, "cached_input_tokens"), 0.0]));
             }
             _ => {}
         }
     }
-    (!points.is_empty()).then(|| sum_of_last(&points))
+    (!points.is_empty()).then(|| {
+        let (sum, single) = sum_of_last(&points);
+        (sum, single || indexed)
+    })
 }
 
 fn close(a: Totals, b: Totals) -> bool {
     a.iter().zip(&b).all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(1.0))
+}
+
+#[test]
+fn a_real_multi_prompt_claude_process_and_a_resumed_codex_thread_add_up_on_both_paths() {
+    // The host's summary of these logs, as their own last running totals state it.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let claude = fs::read_to_string(root.join("claude/stream-untether-multi-prompt-results.jsonl")).unwrap();
+    let lines: Vec<&str> = claude.lines().collect();
+    let want = [72.0, 1646.0, 317_539.0, 0.111_739_9];
+    let stateless: Vec<Entry> = lines.iter().flat_map(|l| parse_line(l, "t")).collect();
+    assert!(close(host_summary(&stateless), want), "stateless {:?}", host_summary(&stateless));
+    let mut p = StdoutParser::new();
+    let stateful: Vec<Entry> = lines.iter().flat_map(|l| p.parse_line(l, "t")).collect();
+    assert!(close(host_summary(&stateful), want), "stateful {:?}", host_summary(&stateful));
+    let codex = fs::read_to_string(root.join("codex/untether-codex-0157-resume-usage.jsonl")).unwrap();
+    let mut p = StdoutParser::new();
+    let got = host_summary(&codex.lines().flat_map(|l| p.parse_line(l, "t")).collect::<Vec<_>>());
+    assert_eq!(got, [32_017.0, 21.0, 21_760.0, 0.0], "the thread's total, once (the log says 32,017; summed as if per turn, 64,001)");
 }
 
 #[test]

@@ -133,11 +133,11 @@ pub(crate) fn parse_as(
                 match running_totals(v) {
                     Some(cum) => {
                         let [c, i, o, r, w] = st.since_last(session, cum);
-                        (*cost_usd, *input_tokens, *output_tokens, *cached_tokens) = (c, i, o, r);
+                        (*cost_usd, *input_tokens, *output_tokens, *cached_tokens) = (cents_clean(c), i, o, r);
                         *cache_creation_tokens = Some(w);
                     }
                     // Without `modelUsage` only the cost is a running total.
-                    None => *cost_usd = st.since_last(session, [*cost_usd, 0.0, 0.0, 0.0, 0.0])[0],
+                    None => *cost_usd = cents_clean(st.since_last(session, [*cost_usd, 0.0, 0.0, 0.0, 0.0])[0]),
                 }
             }
             out.emit(e)
@@ -534,11 +534,38 @@ fn running_totals(v: &Value) -> Option<[f64; 5]> {
     Some(t)
 }
 
-/// A `result` line read alone. Its figures are the process's running totals
-/// (`total_cost_usd`, `modelUsage`: they count compaction and subagents, which the last
-/// query's `usage` does not), exact for a process that answers one prompt, as every
-/// Paperclip run does; the stateful parser turns them into what each result adds
-/// (`State::since_last`; docs/entries.md has the rule per runtime).
+/// A dollar amount from a subtraction, without the binary noise (`0.019124100000000005`):
+/// rounded to 1e-10 dollars, far below any price.
+fn cents_clean(usd: f64) -> f64 {
+    json::round(usd * 1e10) / 1e10
+}
+
+/// The share of a process's cost that one prompt's `usage` makes, from Anthropic's price
+/// ratios, the same for every Claude model: output 5× input, cache reads 0.1×, cache writes
+/// 1.25× (5-minute) or 2× (1-hour). Exact for a process on one model and one cache lifetime
+/// (the real multi-prompt capture in tests/fixtures/claude checks it to the last digit);
+/// otherwise an estimate: subagents on other models count only in the process's totals.
+fn query_share(usage: &Value, cum: &[f64; 5]) -> f64 {
+    let write_5m = common::path(usage, &["cache_creation", "ephemeral_5m_input_tokens"]).and_then(Value::as_f64);
+    let write_1h = common::path(usage, &["cache_creation", "ephemeral_1h_input_tokens"]).and_then(Value::as_f64);
+    let writes = num_of(usage, "cache_creation_input_tokens");
+    // The write weight of this prompt's mix, used for the process's writes too.
+    let w = match (write_5m, write_1h) {
+        (Some(a), Some(b)) if a + b > 0.0 => (1.25 * a + 2.0 * b) / (a + b),
+        _ => 1.25,
+    };
+    let weight = |i: f64, o: f64, r: f64, c: f64| i + 5.0 * o + 0.1 * r + w * c;
+    let all = weight(cum[1], cum[2], cum[3], cum[4]);
+    let this = weight(num_of(usage, "input_tokens"), num_of(usage, "output_tokens"), num_of(usage, "cache_read_input_tokens"), writes);
+    if all > 0.0 { (this / all).min(1.0) } else { 0.0 }
+}
+
+/// A `result` line read alone. For a process's first prompt its figures are the process's
+/// running totals (`total_cost_usd`, `modelUsage`: they count compaction and subagents,
+/// which the query's `usage` does not), exact for a process that answers one prompt, as
+/// every Paperclip run does; for a later prompt (`result_index` > 0) its `usage` and its
+/// share of the cost (`query_share`). The stateful parser turns the running totals into
+/// what each result adds (`State::since_last`; docs/entries.md has the rule per runtime).
 fn result_entry(v: &Value, ts: &str) -> Entry {
     let usage = v.get("usage").unwrap_or(&Value::Null);
     let mut errors: Vec<String> = match v.get("errors") {
@@ -555,13 +582,26 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
             errors.push(e);
         }
     }
-    let [cost, input, output, read, write] = running_totals(v).unwrap_or([
+    let query = [
         num_of(v, "total_cost_usd"),
         num_of(usage, "input_tokens"),
         num_of(usage, "output_tokens"),
         num_of(usage, "cache_read_input_tokens"),
         num_of(usage, "cache_creation_input_tokens"),
-    ]);
+    ];
+    let [cost, input, output, read, write] = match running_totals(v) {
+        // A later prompt to the same process (`result_index` > 0, Claude Code 2.1.2xx on):
+        // the running totals restate the earlier prompts. Its tokens are its `usage`; its
+        // cost, the process's total in proportion to what its tokens cost against what the
+        // process's did (`query_share`).
+        Some(cum) if num_of(v, "result_index") > 0.0 => {
+            let mut q = query;
+            q[0] = cents_clean(cum[0] * query_share(usage, &cum));
+            q
+        }
+        Some(cum) => cum,
+        None => query,
+    };
     let has_write = v.get("modelUsage").is_some() || usage.get("cache_creation_input_tokens").is_some();
     Entry::Result {
         ts: ts.owned(),

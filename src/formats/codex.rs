@@ -119,6 +119,8 @@ impl DeltaBuffer {
 struct Usage {
     input: f64,
     cached: f64,
+    /// Cache writes (`cache_write_input_tokens`, Codex 0.157 on).
+    write: f64,
     output: f64,
     reasoning: f64,
     total: f64,
@@ -129,6 +131,7 @@ impl Usage {
         Usage {
             input: common::num_of(v, "input_tokens"),
             cached: common::num_of(v, "cached_input_tokens"),
+            write: common::num_of(v, "cache_write_input_tokens"),
             output: common::num_of(v, "output_tokens"),
             reasoning: common::num_of(v, "reasoning_output_tokens"),
             total: common::num_of(v, "total_tokens"),
@@ -141,6 +144,7 @@ impl Usage {
         Usage {
             input: d(self.input, before.input),
             cached: d(self.cached, before.cached),
+            write: d(self.write, before.write),
             output: d(self.output, before.output),
             reasoning: d(self.reasoning, before.reasoning),
             total: d(self.total, before.total),
@@ -338,7 +342,7 @@ fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<
         input_tokens: usage.input,
         output_tokens: usage.output,
         cached_tokens: usage.cached,
-        cache_creation_tokens: None,
+        cache_creation_tokens: Some(usage.write).filter(|w| *w > 0.0),
         cost_usd: 0.0,
         subtype: if is_error { "error" } else { "success" }.owned(),
         is_error,
