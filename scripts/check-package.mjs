@@ -24,7 +24,7 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
 const CEILING = { default: 120 * 1024, full: 133 * 1024, runtime: 69 * 1024 };
-const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter"];
+const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter", "agy"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";
 BUDGET["dist/ui-parser.stateless.js"] = "default";

@@ -29,6 +29,8 @@ pub mod cursor_cloud;
 pub mod entries;
 #[cfg(feature = "gemini")]
 pub mod gemini;
+#[cfg(feature = "agy")]
+pub mod agy;
 #[cfg(feature = "grok")]
 pub mod grok;
 #[cfg(feature = "hermes")]
@@ -84,6 +86,8 @@ pub enum Format {
     Cline,
     /// OpenHands CLI `openhands --headless --json` (openhands.rs).
     OpenHands,
+    /// Google Antigravity CLI `agy --output-format stream-json` (agy.rs).
+    Agy,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -132,6 +136,10 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("agent-client-protocol", Format::Acp),
     ("acpx_local", Format::Acp),
     ("acpx-local", Format::Acp),
+    ("agy", Format::Agy),
+    ("antigravity", Format::Agy),
+    ("antigravity_local", Format::Agy),
+    ("agy_local", Format::Agy),
     ("grok", Format::Grok),
     ("grok-local", Format::Grok),
     ("grok_local", Format::Grok),
@@ -178,7 +186,7 @@ impl Format {
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 16] = [
+    pub const JSON: [Format; 17] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
@@ -195,6 +203,7 @@ impl Format {
         Format::Kimi,
         Format::Cline,
         Format::OpenHands,
+        Format::Agy,
     ];
 
     /// The runtimes read from text lines (not detected from JSON). With [`Format::JSON`],
@@ -221,6 +230,7 @@ impl Format {
             Format::Letta => "letta",
             Format::Cline => "cline",
             Format::OpenHands => "openhands",
+            Format::Agy => "agy",
             Format::Plain => "plain",
         }
     }
@@ -256,6 +266,7 @@ impl Format {
             Format::Letta => cfg!(feature = "letta"),
             Format::Cline => cfg!(feature = "cline"),
             Format::OpenHands => cfg!(feature = "openhands"),
+            Format::Agy => cfg!(feature = "agy"),
             Format::Plain => true,
         }
     }
@@ -295,6 +306,8 @@ impl Format {
             Format::Cline => cline::detect(v),
             #[cfg(feature = "openhands")]
             Format::OpenHands => openhands::detect(v),
+            #[cfg(feature = "agy")]
+            Format::Agy => agy::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -372,6 +385,8 @@ pub fn parse_json(
         Format::Cline => cline::parse(v, line, ts, states.map(|s| &mut s.cline), out),
         #[cfg(feature = "openhands")]
         Format::OpenHands => openhands::parse(v, line, ts, states.map(|s| &mut s.openhands), out),
+        #[cfg(feature = "agy")]
+        Format::Agy => agy::parse(v, line, ts, None, out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
@@ -517,6 +532,11 @@ pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<En
         };
     }
     let _ = format;
+    #[cfg(feature = "agy")]
+    if let Some(e) = agy::error_line(line, ts) {
+        out.emit(e);
+        return (Format::Agy, Confidence::Maybe);
+    }
     plain::parse(line, ts, out);
     (Format::Plain, Confidence::Maybe)
 }

@@ -65,6 +65,21 @@ export const ENTRY_DIFFERENCES = {
       return one(find(ctx, (o) => to.includes(o.kind) && has(e.text, o.text)));
     },
   },
+  "claude-harness-text": {
+    adapters: ["claude"],
+    reason:
+      "Claude Code's own text around a tool's output: a `<system-reminder>` it appends to a result (to every Read) is our `reminder: …` notice after the result, not the file's content, and a `<tool_use_error>` wrapper is taken off the error; same id and isError, every word of the host's content in our result and notices.",
+    covers(e, ctx) {
+      if (e.kind !== "tool_result" || !/<\/?(system-reminder|tool_use_error)>/.test(e.content ?? "")) return null;
+      const r = find(ctx, (o) => o.kind === "tool_result" && o.toolUseId === e.toolUseId && o.isError === e.isError);
+      if (r < 0) return null;
+      const notes = ctx.ours.map((o, j) => (o.kind === "system" && o.text.startsWith("reminder: ") ? j : -1)).filter((j) => j >= 0);
+      const pool = [ctx.ours[r].content, ...notes.map((j) => ctx.ours[j].text)].join(" ");
+      const tags = ["system", "reminder", "tool", "use", "error"];
+      const set = new Set(words(pool));
+      return words(e.content).every((w) => set.has(w) || tags.includes(w)) ? [r, ...notes] : null;
+    },
+  },
   "cursor-tool-names": {
     adapters: ["cursor"],
     reason:

@@ -638,6 +638,20 @@ fn common_event(line: &str) -> Option<&str> {
 
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/agy.md (bookkeeping steps)",
+        reason: "an Antigravity step with nothing to show: a user_input, system_message, checkpoint or finish step, or an agent_response that only closes with its usage (the result carries the run's totals)",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let s = &v["step_update"];
+                v["event"] == "step_update"
+                    && s["state"] != "ERROR"
+                    && s.get("text_delta").and_then(Value::as_str).is_none_or(str::is_empty)
+                    && s.get("thinking_delta").and_then(Value::as_str).is_none_or(str::is_empty)
+                    && !matches!(s["step_type"].as_str(), Some("tool" | "subagent"))
+            })
+        },
+    },
+    Invisible {
         documented_in: "docs/formats/acp.md, acpx lines / raw ACP (tool_call_update between announcement and end)",
         reason: "an ACP tool update between announcement and end that adds no title, input or text (acpx's placeholder title `tool call`; a raw update with only a status): the call's card already shows it; an empty acpx text delta",
         applies: |v, _| {
