@@ -638,6 +638,11 @@ fn common_event(line: &str) -> Option<&str> {
 
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/claude.md (session files: `summary` lines)",
+        reason: "a Claude session file's `summary` line: the title of a conversation leaf (`leafUuid`), most often another conversation's, which read as a notice about this one",
+        applies: |v, _| v.is_some_and(|v| v["type"] == "summary" && v.get("leafUuid").is_some()),
+    },
+    Invisible {
         documented_in: "docs/formats/agy.md (bookkeeping steps)",
         reason: "an Antigravity step with nothing to show: a user_input, system_message, checkpoint or finish step, or an agent_response that only closes with its usage (the result carries the run's totals)",
         applies: |v, _| {

@@ -86,6 +86,10 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
             format!("control response: {sub}")
         }
         "control_cancel_request" => "control request cancelled".owned(),
+        // A session file's `summary` line is the title Claude Code gave a conversation leaf
+        // (`leafUuid`), most often another conversation's (none of 17 real ones belonged to
+        // the file it was in): shown between a call and its result it misled. Not shown.
+        "summary" if v.get("leafUuid").is_some() => return true,
         "summary" => format!("summary: {}", clip(str_of(v, "summary").unwrap_or(""), 300)),
         "attachment" => attachment(v.get("attachment").unwrap_or(&Value::Null)),
         // An update is Claude Code backing up a file an edit call is about to change: live

@@ -553,3 +553,10 @@ fn edit_and_write_calls_come_with_their_diff() {
     assert_eq!(diff(&multi).len(), 6);
     assert!(diff(&call("Read", r#"{"file_path":"/r/a.rs"}"#)).is_empty());
 }
+
+#[test]
+fn a_session_files_leaf_title_is_not_shown_between_a_call_and_its_result() {
+    let title = r#"{"type":"summary","summary":"Casual Chat: Simple Greeting Exchange","leafUuid":"0c0a1f0e-3f2b-4c41-9b2a-6f0f1f1f1f1f"}"#;
+    assert!(parse_line(title, "t").is_empty());
+    assert!(StdoutParser::with_format(Format::Claude).parse_line(title, "t").is_empty());
+}
