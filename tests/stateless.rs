@@ -39,6 +39,7 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
     ("acp/bridge-unwrapped-updates.jsonl", &["assistant"], "stateful drops the agent text block restated as one chunk (docs/formats/acp.md, Restated text)"),
     ("acp/grok-derived-stored-history.jsonl", &["assistant"], "stateful drops the final chunk sent twice (docs/formats/acp.md, Restated text)"),
     ("session-happy-task_non_sdk.jsonl", &["system", "assistant", "tool_call", "tool_result"], "a session file's inline subagent: stateful nests it under its Task call (and does not repeat the prompt the call shows), stateless marks it `sidechain` and shows the prompt as a notice"),
+    ("untether-codex-0157-resume-usage.jsonl", &["result"], "`turn.completed.usage` is the thread's running total: stateful results carry what each turn adds, a line read alone its running total"),
     ("hermes-local-run.txt", &["stdout", "assistant", "stderr"], "once locked to Hermes, unmarked lines are the answer's prose (assistant) and bracketed log lines stderr; stateless they stay stdout"),
 ];
 
