@@ -650,8 +650,8 @@ pub const INVISIBLE: &[Invisible] = &[
                 let s = &v["step_update"];
                 v["event"] == "step_update"
                     && s["state"] != "ERROR"
-                    && s.get("text_delta").and_then(Value::as_str).is_none_or(str::is_empty)
-                    && s.get("thinking_delta").and_then(Value::as_str).is_none_or(str::is_empty)
+                    && s.get("text_delta").and_then(Value::as_str).map_or(true, str::is_empty)
+                    && s.get("thinking_delta").and_then(Value::as_str).map_or(true, str::is_empty)
                     && !matches!(s["step_type"].as_str(), Some("tool" | "subagent"))
             })
         },
