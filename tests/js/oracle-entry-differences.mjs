@@ -66,7 +66,7 @@ export const ENTRY_DIFFERENCES = {
     },
   },
   "claude-running-totals": {
-    adapters: ["claude"],
+    adapters: ["claude", "qwen"],
     reason:
       "a Claude `result` whose `total_cost_usd` and `modelUsage` are the process's running totals: the host shows the line's `total_cost_usd` and the last query's `usage`, so its run summary counts earlier prompts again and misses compaction and subagents; ours gives the process's `modelUsage` for its first prompt and, for a later one (`result_index` > 0), its `usage` and its share of the cost (docs/entries.md). Same text, isError and errors; our cost never above the host's.",
     covers(e, ctx) {
@@ -75,10 +75,12 @@ export const ENTRY_DIFFERENCES = {
       const m = Object.values(v.modelUsage).reduce((t, x) => [t[0] + num(x.inputTokens), t[1] + num(x.outputTokens), t[2] + num(x.cacheReadInputTokens)], [0, 0, 0]);
       return one(find(ctx, (o) => {
         if (o.kind !== "result" || o.isError !== e.isError || !has(e.text, o.text) || !has((e.errors ?? []).join(" "), (o.errors ?? []).join(" "))) return false;
-        const tokens = [o.inputTokens, o.outputTokens, o.cachedTokens];
-        const same = (t) => t.every((x, i) => Math.abs(num(x) - [e.inputTokens, e.outputTokens, e.cachedTokens][i]) < 1e-9);
-        const process = tokens.every((x, i) => Math.abs(num(x) - m[i]) < 1e-9);
-        return (same(tokens) || process) && num(o.costUsd) <= num(e.costUsd) + 1e-12;
+        // Input and output as the host's (the query's `usage`) or the process's; cache reads
+        // at least the host's (Qwen's parser reads none).
+        const io = [o.inputTokens, o.outputTokens];
+        const same = io.every((x, i) => Math.abs(num(x) - [e.inputTokens, e.outputTokens][i]) < 1e-9);
+        const process = io.every((x, i) => Math.abs(num(x) - m[i]) < 1e-9);
+        return (same || process) && num(o.cachedTokens) >= num(e.cachedTokens) && num(o.costUsd) <= num(e.costUsd) + 1e-12;
       }));
     },
   },
