@@ -111,6 +111,13 @@ export function expectedFromGolden(arrays) {
   return {
     raw: flat.length, entries: merged.length, kinds, cards, diffRows, rows: cards + diffRows + others,
     lastResult: results[results.length - 1] ?? null, lastInit: inits[inits.length - 1] ?? null,
+    // The run's totals as the host's summary counts them (every result but its own session row).
+    resultSum: results.length === 0 ? null : results
+      .filter((r) => r.subtype !== "paperclip_runner_session_usage")
+      .reduce((t, r) => {
+        for (const k of ["inputTokens", "outputTokens", "cachedTokens", "costUsd"]) t[k] += typeof r[k] === "number" ? r[k] : 0;
+        return t;
+      }, { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 }),
   };
 }
 
