@@ -85,6 +85,7 @@ function __call(name, args) {
     var w = alInstance();
     var n = alWrite2(w, alText(name), json);
     answer = JSON.parse(alRead(w, w.x.al_call(n[0], n[1])));
+    alTrim(w);
   } catch (e) {
     alRethrowNoWasm(e);
     alDropInstance();

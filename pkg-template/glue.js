@@ -23,6 +23,7 @@ var AGENTLINES_WASM = "@@WASM_BYTES@@";
 var alModule = null; // compiled once
 var alWasm = null; // { x: exports, gen: instance generation }
 var alGen = 0;
+var alLive = 0; // stateful parsers with state in the current instance
 var alEncoder = null;
 var alDecoder = null;
 // When WebAssembly cannot be compiled here (no WebAssembly, or a page whose CSP lacks
@@ -119,6 +120,7 @@ function alInstance() {
     throw alUnavailable(e, true);
   }
   alGen++;
+  alLive = 0;
   alWasm = { x: inst.exports, gen: alGen };
   return alWasm;
 }
@@ -127,6 +129,14 @@ function alInstance() {
 // fresh one from the compiled module.
 function alDropInstance() {
   alWasm = null;
+}
+
+// Gives wasm memory back. Its pages never shrink, so an instance that has grown past
+// 32 MiB (a long line's working set) is dropped once no parser has state in it; the next
+// call builds a fresh one from the compiled module (~0.1 ms). Called after each call's
+// answer has been read.
+function alTrim(w) {
+  if (alLive === 0 && alWasm === w && w.x.memory.buffer.byteLength > 33554432) alWasm = null;
 }
 
 // Never throws: an argument whose toString throws (a hostile object, a symbol) reads as "",
@@ -173,7 +183,9 @@ function parseStdoutLine(line, ts) {
     var l = alText(line), t = alText(ts);
     var w = alInstance();
     var n = alWrite2(w, l, t);
-    return JSON.parse(alRead(w, w.x.al_parse_line(n[0], n[1])));
+    var out = JSON.parse(alRead(w, w.x.al_parse_line(n[0], n[1])));
+    alTrim(w);
+    return out;
   } catch (e) {
     alRethrowNoWasm(e);
     alDropInstance();
@@ -195,7 +207,9 @@ function parseLog(text, ts, options) {
     var t = alText(text), s = alText(ts);
     var w = alInstance();
     var n = alWrite2(w, t, s);
-    return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], 0, merge)));
+    var out = JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], 0, merge)));
+    alTrim(w);
+    return out;
   } catch (e) {
     alRethrowNoWasm(e);
     alDropInstance();
@@ -226,7 +240,9 @@ function parseLines(lines, ts, options) {
       var st = perLine ? stamps.map(function (s) { return s.replace(/\n/g, " "); }).join("\n") : alText(ts);
       var w = alInstance();
       var n = alWrite2(w, joined, st);
-      return JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], perLine ? 1 : 0, merge)));
+      var out = JSON.parse(alRead(w, w.x.al_parse_log(n[0], n[1], perLine ? 1 : 0, merge)));
+      alTrim(w);
+      return out;
     } catch (e) {
       alRethrowNoWasm(e);
       alDropInstance();
@@ -251,8 +267,30 @@ function linesFallback(list, tsOf) {
 function alNewHandle(w, format) {
   var f = alText(format);
   var n = alWrite2(w, f, "");
-  return w.x.al_parser_new(n[0]);
+  var h = w.x.al_parser_new(n[0]);
+  alLive++;
+  return h;
 }
+
+// Frees a parser's state (cell: its handle h in instance generation g), unless that
+// instance is gone or the parser was disposed.
+function alFree(cell) {
+  try {
+    if (alWasm !== null && cell.g === alWasm.gen) {
+      cell.g = -1;
+      alLive--;
+      alWasm.x.al_parser_free(cell.h);
+      alTrim(alWasm);
+    }
+  } catch (e) {
+    alDropInstance();
+  }
+}
+
+// A parser dropped without `dispose` (the host never calls it) is freed when it is
+// garbage-collected. Where FinalizationRegistry is missing its state lives as long as the
+// instance.
+var alRegistry = typeof FinalizationRegistry === "function" ? new FinalizationRegistry(alFree) : null;
 
 // One stateful parser per transcript session. If the wasm instance was re-created after a
 // trap, the parser starts over on a fresh handle (its bookkeeping is lost, lines are not).
@@ -261,21 +299,22 @@ function createStdoutParser(options) {
   try {
     if (options && typeof options === "object" && typeof options.format === "string") format = options.format;
   } catch (e) { /* a hostile options object: autodetect */ }
-  var handle = 0;
-  var gen = -1;
+  // The handle lives apart from the parser object, so the registry can free it after the
+  // object is gone.
+  var cell = { h: 0, g: -1 };
   // A chunk that ends between the two halves of a surrogate pair (a non-BMP character such
   // as an emoji, cut by whoever split the stream) keeps its high half for the next chunk.
   var carry = "";
   function feed(mode, text, ts) {
     var w = alInstance();
-    if (gen !== w.gen) {
-      handle = alNewHandle(w, format);
-      gen = w.gen;
+    if (cell.g !== w.gen) {
+      cell.h = alNewHandle(w, format);
+      cell.g = w.gen;
     }
     var n = alWrite2(w, text, ts);
-    return JSON.parse(alRead(w, w.x.al_parser_feed(handle, mode, n[0], n[1])));
+    return JSON.parse(alRead(w, w.x.al_parser_feed(cell.h, mode, n[0], n[1])));
   }
-  return {
+  var parser = {
     parseLine: function (line, ts) {
       try {
         return feed(0, alText(line), alText(ts));
@@ -314,23 +353,19 @@ function createStdoutParser(options) {
     reset: function () {
       carry = "";
       try {
-        if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_reset(handle);
+        if (alWasm !== null && cell.g === alWasm.gen) alWasm.x.al_parser_reset(cell.h);
       } catch (e) {
         alRethrowNoWasm(e);
         alDropInstance();
       }
     },
-    // Frees the parser's state in the wasm instance (the host never calls this; adapter
-    // authors who create many parsers may).
+    // Frees the parser's state in the wasm instance now (else it is freed when the parser
+    // is garbage-collected). The parser can still be used: it starts over.
     dispose: function () {
-      try {
-        if (alWasm !== null && gen === alWasm.gen) alWasm.x.al_parser_free(handle);
-      } catch (e) {
-        alRethrowNoWasm(e);
-        alDropInstance();
-      }
-      gen = -1;
+      alFree(cell);
     }
   };
+  if (alRegistry !== null) alRegistry.register(parser, cell);
+  return parser;
 }
 //@@STATEFUL_END

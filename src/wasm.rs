@@ -297,8 +297,9 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 
 /// The allocators of the `no_std` builds (the host's files), in place of std's dlmalloc
 /// (~7 KB of wasm, ~2.7 KB gzip of every file). Both carve blocks upwards from where the
-/// module's own memory (its data and stack) ends, growing wasm memory as they go; neither
-/// gives memory back (wasm memory never shrinks anyway), and neither coalesces.
+/// module's own memory (its data and stack) ends, growing wasm memory as they go. Wasm
+/// memory never shrinks: the glue gives it back by dropping an instance no parser lives in
+/// once it has grown past 32 MiB (pkg-template/glue.js, `alTrim`).
 ///
 /// - **`arena`**, the stateless files (feature `stateless-only`): those files only ever call
 ///   `al_parse_line`, and nothing it allocates outlives the call but its answer, which the
@@ -312,7 +313,12 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 ///   goes onto its class's free list, to be handed out again for the same class, or back to
 ///   the heap when it is the top block (which also grows and shrinks in place when no block
 ///   of the new class is free). No headers: Rust passes the size back on every free.
-///   Allocation and free are O(1).
+///   Allocation and free are O(1). Blocks over 64 KiB (a long line's buffers; a handful
+///   at a time) are kept apart, in one address-ordered list whose neighbours merge: a
+///   freed block joins the blocks beside it, a request takes the first that fits and
+///   leaves the rest free, and free space at the top goes back to the heap. Without that,
+///   every size of long line kept its own blocks (52 lines of about 15 MiB grew memory to
+///   781 MiB; now it stays near the largest line's working set).
 #[cfg(not(feature = "std"))]
 mod heap {
     use std::alloc::{GlobalAlloc, Layout};
@@ -447,9 +453,88 @@ mod heap {
             (1 + (e as usize - 5) * 8 + (k - 1), (1 << (e - 1)) + k * step)
         }
 
+        /// Blocks larger than this are `large`: merged with their free neighbours.
+        const LARGE: usize = 64 << 10;
+
+        /// Free large blocks, in address order (0: none); a free large block's first word is
+        /// the next one's address, its second its own size.
+        static mut LARGE_FREE: usize = 0;
+
+        unsafe fn link(at: usize) -> *mut usize {
+            at as *mut usize
+        }
+        unsafe fn span(at: usize) -> *mut usize {
+            (at as *mut usize).add(1)
+        }
+
+        /// Lowers the top of the heap past free large blocks that end at it.
+        unsafe fn trim() {
+            let (mut prev, mut at) = (0, LARGE_FREE);
+            while at != 0 && *link(at) != 0 {
+                prev = at;
+                at = *link(at);
+            }
+            if at != 0 && at + *span(at) == NEXT {
+                NEXT = at;
+                if prev == 0 { LARGE_FREE = 0 } else { *link(prev) = 0 }
+            }
+        }
+
+        /// A large block of `size` bytes: the first free one that fits (the rest of it stays
+        /// free), else new from the top of the heap. (No free block ends at the top: `trim`
+        /// runs whenever the top comes down.)
+        unsafe fn alloc_large(size: usize) -> *mut u8 {
+            let (mut prev, mut at) = (0, LARGE_FREE);
+            while at != 0 {
+                let (next, have) = (*link(at), *span(at));
+                if have >= size {
+                    let rest = if have > size { at + size } else { next };
+                    if have > size {
+                        *link(rest) = next;
+                        *span(rest) = have - size;
+                    }
+                    if prev == 0 { LARGE_FREE = rest } else { *link(prev) = rest }
+                    return at as *mut u8;
+                }
+                (prev, at) = (at, next);
+            }
+            carve(size, ALIGN)
+        }
+
+        /// Frees a large block: merged with free neighbours, or given back to the heap at the top.
+        unsafe fn free_large(p: usize, size: usize) {
+            if p + size == NEXT {
+                NEXT = p;
+                trim();
+                return;
+            }
+            let (mut prev, mut at) = (0, LARGE_FREE);
+            while at != 0 && at < p {
+                (prev, at) = (at, *link(at));
+            }
+            let (mut start, mut len) = (p, size);
+            if at == p + size {
+                len += *span(at);
+                at = *link(at);
+            }
+            if prev != 0 && prev + *span(prev) == p {
+                start = prev;
+                len += *span(prev);
+            } else if prev == 0 {
+                LARGE_FREE = start;
+            } else {
+                *link(prev) = start;
+            }
+            *link(start) = at;
+            *span(start) = len;
+        }
+
         unsafe impl GlobalAlloc for Classes {
             unsafe fn alloc(&self, l: Layout) -> *mut u8 {
                 let (c, size) = class(l.size());
+                if size > LARGE && l.align() <= ALIGN {
+                    return alloc_large(size);
+                }
                 let head = FREE[c];
                 if head != 0 && l.align() <= ALIGN {
                     FREE[c] = *(head as *const usize);
@@ -461,9 +546,13 @@ mod heap {
             unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
                 let (c, size) = class(l.size());
                 if p as usize + size == NEXT {
-                    // The top block goes back to the heap.
+                    // The top block goes back to the heap, and free large blocks under it.
                     NEXT = p as usize;
+                    trim();
                     return;
+                }
+                if size > LARGE {
+                    return free_large(p as usize, size);
                 }
                 *(p as *mut usize) = FREE[c];
                 FREE[c] = p as usize;

@@ -35,11 +35,12 @@ export function chromiumPath() {
   return process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 }
 
-export async function launch() {
+/** extraArgs: more chromium switches (e.g. "--js-flags=--expose-gc"). */
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: chromiumPath(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      "--disable-background-networking", "--disable-component-update", "--disable-sync", ...extraArgs],
   });
 }
 

@@ -1,9 +1,9 @@
 // Hostile inputs through the built dist/ui-parser.js (and, for big lines and every fixture
 // line, dist/ui-parser.stateless.js, whose wasm has the bump arena) in the host's sandbox shape (the same
 // inputs as tests/hostile.rs natively): huge lines, deep nesting, odd strings and numbers,
-// prototype keys, NUL bytes, a million tiny lines; wasm memory stays flat; the wasm never
-// traps (the instance generation stays 1); and native and wasm give the same entries for
-// every fixture line on the stateless path.
+// prototype keys, NUL bytes, a million tiny lines; wasm memory stays flat and is given back;
+// the wasm never traps (no instance is dropped after a failure); and native and wasm give the
+// same entries for every fixture line on the stateless path.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -16,7 +16,7 @@ const TS = "2026-01-01T00:00:00.000Z";
 const MB = 1 << 20;
 const m = loadWithProbe(join(root, "dist/ui-parser.js"));
 // The default stateless file: its wasm allocates from a bump arena emptied at every call
-// (src/wasm.rs, `arena`), where dist/ui-parser.js uses dlmalloc.
+// (src/wasm.rs, `arena`), where dist/ui-parser.js uses size-class free lists.
 const sl = loadWithProbe(join(root, "dist/ui-parser.stateless.js"));
 
 function valid(out) {
@@ -34,7 +34,7 @@ const same = (a, b, msg) => assert.equal(JSON.stringify(a), JSON.stringify(b), m
 
 const nested = (depth, open, close, inner) => open.repeat(depth) + inner + close.repeat(depth);
 
-test("a 64 MB line: a notice and its first 64 KB; memory grows once, then stays flat", () => {
+test("a 64 MB line: a notice and its first 64 KB; memory is given back, or stays flat while a parser lives", () => {
   const line = "x".repeat(64 * MB);
   const sizes = [];
   for (let i = 0; i < 10; i++) {
@@ -44,9 +44,10 @@ test("a 64 MB line: a notice and its first 64 KB; memory grows once, then stays 
     assert.equal(out[1].text.length, 64 * 1024);
     sizes.push(m.__memBytes());
   }
-  console.log(`wasm memory after each 64 MB line: ${sizes.map((s) => (s / MB).toFixed(0)).join(", ")} MiB`);
-  // The first huge line grows the memory (pages never shrink); later ones reuse it.
-  assert.ok(sizes.slice(1).every((s) => s === sizes[1]) && sizes[1] - sizes[0] <= MB, `memory kept growing: ${sizes}`);
+  console.log(`wasm memory after each 64 MB line: ${sizes.map((s) => (s / MB).toFixed(0)).join(", ")} MiB (peak ${(m.__peakBytes() / MB).toFixed(0)})`);
+  // No parser lives: the grown instance is dropped after each answer (pages never shrink).
+  assert.ok(sizes.every((s) => s === 0), `memory not given back: ${sizes}`);
+  assert.ok(m.__peakBytes() <= 2.5 * 64 * MB, `peak ${m.__peakBytes()}`);
   // Stateful, whole and in 4 MB chunks: the same two entries, and the parser goes on.
   const p = m.createStdoutParser();
   same(p.parseLine(line, TS), m.parseStdoutLine(line, TS));
@@ -155,7 +156,7 @@ test("a million tiny lines in one chunk, and unmatched tool calls keep memory fl
   assert.equal(m.__gen(), 1);
 });
 
-test("stateless file (bump arena): big lines take about their size once, then memory stays flat", () => {
+test("stateless file (bump arena): big lines take about their size, and it is given back", () => {
   const text = (n) => JSON.stringify({ type: "assistant", message: { id: "m", role: "assistant", content: [
     { type: "text", text: "word ".repeat(n / 10) },
     ...Array.from({ length: 200 }, (_, i) => ({ type: "tool_use", id: "t" + i, name: "Bash", input: { command: "echo " + "y".repeat(n / 400) } })),
@@ -163,7 +164,7 @@ test("stateless file (bump arena): big lines take about their size once, then me
   const escaped = (n) => JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "é\n\"\\".repeat(n / 4) }] } });
   const small = `{"type":"assistant","message":{"id":"s","role":"assistant","content":[{"type":"text","text":"hi"}]}}`;
   const report = [];
-  let biggest = 0; // memory never shrinks: bound it by the biggest line so far
+  let biggest = 0; // the peak so far: bound it by the biggest line so far
   for (const [name, line] of [["64 MB plain", "x".repeat(64 * MB)], ["8 MB assistant message", text(8 * MB)], ["32 MB escaped tool result", escaped(32 * MB)]]) {
     const sizes = [];
     for (let i = 0; i < 3; i++) {
@@ -172,11 +173,13 @@ test("stateless file (bump arena): big lines take about their size once, then me
     }
     for (let i = 0; i < 20_000; i++) sl.parseStdoutLine(small, TS);
     sizes.push(sl.__memBytes());
-    report.push(`${name}: ${sizes.map((s) => (s / MB).toFixed(0)).join(", ")} MiB`);
-    assert.ok(sizes.slice(1).every((s) => s === sizes[0]), `${name}: memory kept growing: ${sizes}`);
+    report.push(`${name}: ${sizes.map((s) => (s / MB).toFixed(0)).join(", ")} MiB (peak so far ${(sl.__peakBytes() / MB).toFixed(0)})`);
+    // Each big line's instance is dropped after its answer; small lines then need ~2 MiB.
+    assert.ok(sizes.slice(0, 3).every((s) => s === 0), `${name}: memory not given back: ${sizes}`);
+    assert.ok(sizes[3] <= 4 * MB, `${name}: ${sizes[3]} bytes after the small lines`);
     // The UTF-8 line and the little a call builds on it; the arena grows 1 MiB at a time.
     biggest = Math.max(biggest, Buffer.byteLength(line));
-    assert.ok(sizes[0] <= biggest * 1.25 + 8 * MB, `${name}: ${sizes[0]} bytes of wasm memory`);
+    assert.ok(sl.__peakBytes() <= biggest * 1.25 + 8 * MB, `${name}: ${sl.__peakBytes()} bytes of wasm memory`);
   }
   console.log(`stateless file, wasm memory after 3 big lines and 20 000 small ones: ${report.join("; ")}`);
   assert.equal(sl.__gen(), 1, "no trap");

@@ -6,13 +6,31 @@ import { join } from "node:path";
 import { root, loadHostStyle, linesOf } from "./host.mjs";
 
 /** Loads a ui-parser file host-style, plus test-only accessors (nothing is added to the
- * package): __memBytes() = the wasm memory size (0 before the first call), __gen() = how
- * many instances were created (a trap makes the next call create a new one). */
+ * package): __memBytes() = the wasm memory size (0 before the first call, and after the
+ * glue has dropped a grown instance to give its memory back), __peakBytes() = the largest
+ * memory size an answer was read from, __gen() = 1 + how many times an instance was dropped
+ * after a failure (a trap makes the next call create a new one), __instances() = how many
+ * instances were created (failures and memory given back), __live() = parsers with state
+ * in the current instance. */
 export function loadWithProbe(path) {
-  const src = readFileSync(path, "utf8") +
-    "\nmodule.exports.__memBytes = function () { return alWasm === null ? 0 : alWasm.x.memory.buffer.byteLength; };" +
-    "\nmodule.exports.__gen = function () { return alGen; };\n";
-  return loadHostStyle(src);
+  return loadHostStyle(probedSource(path));
+}
+
+/** The source of a ui-parser file with the accessors of `loadWithProbe` added. */
+export function probedSource(path) {
+  let src = readFileSync(path, "utf8");
+  const probe = (from, to) => {
+    if (!src.includes(from)) throw new Error(`${path}: the glue has no \`${from}\` to probe`);
+    src = src.replace(from, to);
+  };
+  probe("function alDropInstance() {", "var alDrops = 0, alPeak = 0;\nfunction alDropInstance() { alDrops++;");
+  probe("function alTrim(w) {", "function alTrim(w) { alPeak = Math.max(alPeak, w.x.memory.buffer.byteLength);");
+  src += "\nmodule.exports.__memBytes = function () { return alWasm === null ? 0 : alWasm.x.memory.buffer.byteLength; };" +
+    "\nmodule.exports.__peakBytes = function () { return alPeak; };" +
+    "\nmodule.exports.__gen = function () { return alDrops + 1; };" +
+    "\nmodule.exports.__instances = function () { return alGen; };" +
+    "\nmodule.exports.__live = function () { return alLive; };\n";
+  return src;
 }
 
 /** xorshift32: deterministic runs. */
