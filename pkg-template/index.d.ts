@@ -139,7 +139,8 @@ export interface StdoutParser {
   parseChunk(chunk: string, ts: string): TranscriptEntry[];
   /** The text after the last newline, at the end of a stream. */
   flush(ts: string): TranscriptEntry[];
-  /** Frees the parser's state inside the wasm instance. */
+  /** Frees the parser's state inside the wasm instance now; a parser dropped without it is
+   * freed when garbage-collected. The parser stays usable: it starts over. */
   dispose(): void;
 }
 
