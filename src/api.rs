@@ -12,7 +12,7 @@
 //! tags read as `JSON.stringify` would write them, and their answers escaped, here in
 //! [`call`]. A thrown error comes back as
 //! `{"throws": message}`, a value as `{"ok": value}`. A lone surrogate in a string argument
-//! reads as U+FFFD; arguments nested deeper than [`MAX_ARG_DEPTH`] give a clear error.
+//! reads as U+FFFD; arguments nested deeper than [`MAX_ARG_DEPTH`] (512) give a clear error.
 
 use crate::prelude::*;
 use crate::wire::{escape_key, is_tag_like_key, tag_of, unescape_key};
@@ -57,23 +57,59 @@ pub fn call(name: &str, args_json: &str) -> String {
     serde_json::to_string(&v).unwrap_or_else(|_| r#"{"throws":"unserialisable result"}"#.into())
 }
 
-/// Nesting of arguments read (serde_json's recursion limit, which keeps the 1 MiB wasm stack
-/// safe); deeper arguments give a clear error (docs/robustness.md).
-pub const MAX_ARG_DEPTH: usize = 128;
+/// Nesting of arguments read, the outer arguments array included: as deep as the JS model's
+/// walks go ([`crate::js::MAX_DEPTH`]; the JavaScript libraries the API mirrors take a
+/// 200-level value), and safe on the 1 MiB wasm stack (tested at this depth through the
+/// built files). Deeper arguments give a clear error (docs/robustness.md).
+pub const MAX_ARG_DEPTH: usize = crate::js::MAX_DEPTH;
+
+/// The deepest nesting of arrays and objects in JSON text `t` (strings skipped); stops
+/// counting past `MAX_ARG_DEPTH`.
+fn nesting(t: &str) -> usize {
+    let (mut depth, mut deepest, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+    for &c in t.as_bytes() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest > MAX_ARG_DEPTH {
+                    break;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
 
 /// The arguments as JSON. `JSON.stringify` writes a lone surrogate (a string cut inside an
 /// emoji, which JavaScript allows) as a `\ud83d` escape that serde_json refuses: it is read
 /// as U+FFFD, as the glue's `TextEncoder` does for the stdout path's text.
 fn read_args(t: &str) -> Result<Value, String> {
-    let e = match serde_json::from_str::<Value>(t) {
+    if nesting(t) > MAX_ARG_DEPTH {
+        return Err(format!("agentlines: arguments nested deeper than {MAX_ARG_DEPTH} levels are not supported"));
+    }
+    // Depth is bounded above, so serde_json's own limit (128) can go.
+    let mut de = serde_json::Deserializer::from_str(t);
+    de.disable_recursion_limit();
+    let e = match serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v)) {
         Ok(v) => return Ok(v),
         Err(e) => e,
     };
     if let Some(v) = crate::json::js_json_to_serde(t).and_then(|f| serde_json::from_str(&f).ok()) {
         return Ok(v);
-    }
-    if e.to_string().starts_with("recursion limit exceeded") {
-        return Err(format!("agentlines: arguments nested deeper than {MAX_ARG_DEPTH} levels are not supported"));
     }
     Err(format!("arguments are not JSON: {e}"))
 }

@@ -526,12 +526,25 @@ fn api_arguments_with_lone_surrogates_and_deep_nesting() {
     assert!(a.get("ok").is_some(), "{a}");
     let read = answer("claudeCode_read", r#"[{"text":"{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi \ud83d\"}}"}]"#);
     assert!(read.get("ok").is_some(), "{read}");
-    for depth in [MAX_ARG_DEPTH + 72, 100_000] {
-        let deep = format!("[{}\"x\"{}]", "[".repeat(depth), "]".repeat(depth));
+    // `depth` levels in all, the arguments array included: a message whose text is "x",
+    // carrying a deep array.
+    let deep = |depth: usize| {
+        let inner = depth - 2;
+        format!(r#"[{{"text":"x","d":{}{}}}]"#, "[".repeat(inner), "]".repeat(inner))
+    };
+    // 200 levels (what the JavaScript libraries take) and the limit itself are read.
+    for depth in [200, MAX_ARG_DEPTH] {
+        assert_eq!(answer("extractText", &deep(depth)), json!({"ok": "x"}), "{depth} levels");
+        for name in ["stripUiMetadata", "parseMessage", "claudeCode_read"] {
+            let a = answer(name, &deep(depth));
+            assert!(!a["throws"].as_str().unwrap_or("").contains("nested deeper"), "{name} at {depth}: {a}");
+        }
+    }
+    for depth in [MAX_ARG_DEPTH + 1, 100_000] {
         for name in ["extractText", "stripUiMetadata", "parseMessage", "claudeCode_read"] {
-            let a = answer(name, &deep);
+            let a = answer(name, &deep(depth));
             let msg = a["throws"].as_str().unwrap_or_else(|| panic!("{name}: {a}"));
-            assert!(msg.contains("nested deeper than 128 levels"), "{name}: {msg}");
+            assert!(msg.contains("nested deeper than 512 levels"), "{name}: {msg}");
         }
     }
 }

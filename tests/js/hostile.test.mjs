@@ -238,3 +238,20 @@ test("stateless: native and wasm give the same entries for every fixture line", 
   assert.equal(sl.__gen(), 1, "no trap in the stateless file");
   console.log(`native and wasm agree on ${lines} fixture lines (stateless)`);
 });
+
+test("API arguments: 200 and 512 levels are read in the wasm (index.cjs), deeper ones refused clearly", async () => {
+  const { createRequire } = await import("node:module");
+  const api = createRequire(import.meta.url)(join(root, "dist/index.cjs"));
+  // A message whose text is "x", carrying a deep array: `depth` levels with the arguments array.
+  const message = (depth) => {
+    let d = [];
+    for (let k = 0; k < depth - 3; k++) d = [d];
+    return { text: "x", d };
+  };
+  for (const depth of [200, 512]) assert.equal(api.extractText(message(depth)), "x", `${depth} levels`);
+  for (const depth of [513, 1000]) {
+    assert.throws(() => api.extractText(message(depth)), /nested deeper than 512 levels/, `${depth} levels`);
+  }
+  // No trap on the way: the same instance answers next.
+  assert.equal(api.extractText({ text: "after" }), "after");
+});
