@@ -95,3 +95,71 @@ test("clear errors: no package.json, unknown runtime, .js in an ESM package, no 
     rmSync(base, { recursive: true, force: true });
   }
 });
+
+test("--write merges the lines into package.json, keeping the rest; then --check passes", () => {
+  const { base, dir } = adapter(null);
+  try {
+    const before = { name: "my-adapter", version: "1.0.0", type: "module", main: "dist/index.js", files: ["dist"], paperclip: { other: 1 } };
+    writeFileSync(join(dir, "package.json"), JSON.stringify(before, null, "\t") + "\n");
+    const r = run(dir, "--write");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /wrote exports\["\.\/ui-parser"\]/);
+    const text = readFileSync(join(dir, "package.json"), "utf8");
+    assert.match(text, /^\t"name"/m, "the file's tab indentation is kept");
+    assert.deepEqual(JSON.parse(text), {
+      ...before,
+      exports: { ".": "./dist/index.js", "./ui-parser": "./ui-parser.cjs" },
+      files: ["dist", "ui-parser.cjs"],
+      paperclip: { other: 1, adapterUiParser: "1.0.0" },
+    });
+    const file = createRequire(join(base, "x.js")).resolve("my-adapter/ui-parser");
+    assert.equal(file, join(dir, "ui-parser.cjs"));
+    const c = run(dir, "--check");
+    assert.equal(c.status, 0, c.stderr);
+    assert.match(c.stdout, /ui-parser\.cjs: agentlines \S+ ui-parser\.stateless\.js/);
+    // A string "exports" becomes the "." entry.
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "a", exports: "./index.js" }));
+    assert.equal(run(dir, "--write", "--runtime", "claude").status, 0);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).exports, { ".": "./index.js", "./ui-parser": "./ui-parser.js" });
+    assert.equal(run(dir, "--check").status, 0, "a one-runtime file is recognised");
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test("--check fails with the reason: stale or edited file, missing file, wrong exports or marker", () => {
+  const { base, dir } = adapter({ name: "my-adapter", files: ["dist"] });
+  try {
+    assert.equal(run(dir, "--write").status, 0);
+    const file = join(dir, "ui-parser.js");
+    const good = readFileSync(file, "utf8");
+    // After an upgrade: a file of another version.
+    writeFileSync(file, good.replace(/^\/\/ agentlines \S+:/, "// agentlines 0.0.1:"));
+    let r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /was built by agentlines 0\.0\.1; this is \S+: copy it again/);
+    writeFileSync(file, good + "\n// edited\n");
+    r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /differs from every ui-parser file/);
+    rmSync(file);
+    r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /no such file/);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-adapter", paperclip: { adapterUiParser: "0.9" } }));
+    r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /adapterUiParser is "0\.9", not "1\.0\.0"/);
+    assert.match(r.stderr, /exports\["\.\/ui-parser"\] is undefined/);
+    assert.equal(run(dir, "--check", "--stateful").status, 2, "--check takes no copy options");
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test("--version prints this package's version", () => {
+  const r = run("--version");
+  assert.equal(r.status, 0);
+  const version = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8")).version;
+  assert.equal(r.stdout, `agentlines-ui-parser ${version}\n`);
+});
