@@ -144,8 +144,16 @@ export interface StdoutParser {
   dispose(): void;
 }
 
+/** Throws a TypeError when `line` or `ts` is not a string (the host's ui-parser files never
+ * throw: there a line they cannot use is a `stdout` entry). */
 export declare function parseStdoutLine(line: string, ts: string): TranscriptEntry[];
+/** A stateful parser. In this entry, wrong argument types throw a TypeError, a call after
+ * `dispose()` throws, and the parser also has `[Symbol.dispose]` (so `using` disposes it). */
 export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParser;
+/** Consecutive `delta: true` entries of the same kind merged into one, as the host's
+ * transcript view merges them (text appended; the first entry's `ts` and fields kept). The
+ * input is not changed. For live views fed line by line. */
+export declare function mergeDeltas(entries: readonly TranscriptEntry[]): TranscriptEntry[];
 
 export interface ParseLogOptions {
   /** Merge consecutive deltas as the host does (default true). */

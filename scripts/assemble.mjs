@@ -155,15 +155,15 @@ const shims = existsSync(shimDir)
 const cjs = codeHeader("the npm entry (CommonJS) over the agentlines wasm, with the adapter-author API") +
   '"use strict";\n' + stripComments("glue.js", glue) + "alStrict = true; // the npm entry throws AgentlinesWasmError (glue.js)\n" +
   stripComments("call.js", tpl("call.js")) +
-  "\nexports.parseStdoutLine = parseStdoutLine;\nexports.createStdoutParser = createStdoutParser;\n" +
-  "exports.parseLog = parseLog;\nexports.parseLines = parseLines;\n" +
+  // parseStdoutLine, createStdoutParser, parseLog, parseLines (checked) and mergeDeltas.
+  stripComments("npm.js", tpl("npm.js")) +
   "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" +
   api + shims;
 checkWasmOf(join(out, "index.cjs"), cjs, opts.full);
 writeFileSync(join(out, "index.cjs"), cjs);
 
 // ESM face: re-export the CommonJS module's names.
-const names = ["parseStdoutLine", "createStdoutParser", "parseLog", "parseLines", "call"];
+const names = ["parseStdoutLine", "createStdoutParser", "parseLog", "parseLines", "mergeDeltas", "call"];
 for (const m of manifests) names.push(...(m.functions ?? []), ...(m.constants ?? []), ...(m.shims ?? []));
 const mjs = header + 'import cjs from "./index.cjs";\n' +
   names.map((n) => `export const ${n} = cjs[${JSON.stringify(n)}];\n`).join("") + "export default cjs;\n";

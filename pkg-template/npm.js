@@ -1,0 +1,120 @@
+// The npm entry's own face over the glue's parsers (not in the host's files, which never
+// throw: a line they cannot use is a stdout entry). Here a wrong argument is a programming
+// error, so it throws a TypeError naming the function, the argument and what it got, instead
+// of reading a Uint8Array as "123,34,…" or a Date as its toString(). A parser used after
+// dispose() throws instead of silently starting afresh; `using` (Symbol.dispose) disposes.
+
+function alWhat(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") {
+    var name = "";
+    try { name = Object.prototype.toString.call(v).slice(8, -1); } catch (e) { name = "Object"; }
+    return name === "Object" ? "an object" : "a " + name;
+  }
+  return typeof v === "string" ? "a string" : "a " + typeof v;
+}
+
+function alNeed(fn, arg, v, what, ok) {
+  if (!ok) throw new TypeError("agentlines: " + fn + ": " + arg + " must be " + what + ", got " + alWhat(v));
+}
+
+// ts: a string (an ISO 8601 timestamp); undefined reads as "".
+function alTs(fn, ts) {
+  alNeed(fn, "ts", ts, "a string", ts === undefined || typeof ts === "string");
+  return ts === undefined ? "" : ts;
+}
+
+function alOptions(fn, options) {
+  alNeed(fn, "options", options, "an object", options === undefined || options === null ||
+    (typeof options === "object" && !Array.isArray(options)));
+  return options || {};
+}
+
+var alParseStdoutLine = parseStdoutLine;
+exports.parseStdoutLine = function parseStdoutLine(line, ts) {
+  alNeed("parseStdoutLine", "line", line, "a string", typeof line === "string");
+  return alParseStdoutLine(line, alTs("parseStdoutLine", ts));
+};
+
+exports.createStdoutParser = function createStdoutParser(options) {
+  var o = alOptions("createStdoutParser", options);
+  alNeed("createStdoutParser", "options.format", o.format, "a string", o.format === undefined || typeof o.format === "string");
+  var inner = alCreateStdoutParser(o.format === undefined ? undefined : { format: o.format });
+  var disposed = false;
+  function live(fn) {
+    if (disposed) throw new Error("agentlines: " + fn + " on a disposed parser; create a new one with createStdoutParser()");
+  }
+  var parser = {
+    parseLine: function (line, ts) {
+      live("parseLine");
+      alNeed("parseLine", "line", line, "a string", typeof line === "string");
+      return inner.parseLine(line, alTs("parseLine", ts));
+    },
+    parseChunk: function (chunk, ts) {
+      live("parseChunk");
+      alNeed("parseChunk", "chunk", chunk, "a string (decode bytes with TextDecoder and { stream: true })", typeof chunk === "string");
+      return inner.parseChunk(chunk, alTs("parseChunk", ts));
+    },
+    flush: function (ts) {
+      live("flush");
+      return inner.flush(alTs("flush", ts));
+    },
+    reset: function () {
+      live("reset");
+      inner.reset();
+    },
+    // Frees the parser's state now; a second call does nothing.
+    dispose: function () {
+      if (!disposed) inner.dispose();
+      disposed = true;
+    }
+  };
+  if (typeof Symbol === "function" && Symbol.dispose) parser[Symbol.dispose] = parser.dispose;
+  return parser;
+};
+var alCreateStdoutParser = createStdoutParser;
+
+var alParseLog = parseLog;
+exports.parseLog = function parseLog(text, ts, options) {
+  alNeed("parseLog", "text", text, "a string", typeof text === "string");
+  return alParseLog(text, alTs("parseLog", ts), alOptions("parseLog", options));
+};
+
+var alParseLines = parseLines;
+exports.parseLines = function parseLines(lines, ts, options) {
+  alNeed("parseLines", "lines", lines, "an array of strings", Array.isArray(lines));
+  for (var i = 0; i < lines.length; i++) {
+    alNeed("parseLines", "lines[" + i + "]", lines[i], "a string", typeof lines[i] === "string");
+  }
+  if (Array.isArray(ts)) {
+    alNeed("parseLines", "ts", ts, "a string or an array as long as lines (" + lines.length + ")", ts.length === lines.length);
+    for (var k = 0; k < ts.length; k++) alNeed("parseLines", "ts[" + k + "]", ts[k], "a string", typeof ts[k] === "string");
+  } else {
+    ts = alTs("parseLines", ts);
+  }
+  return alParseLines(lines, ts, alOptions("parseLines", options));
+};
+
+// Consecutive `delta: true` entries of the same kind merged into one, as the host's
+// transcript view merges them (text appended; the merged entry keeps the first one's ts and
+// fields). For live views that receive entries line by line; the input is not changed.
+exports.mergeDeltas = function mergeDeltas(entries) {
+  alNeed("mergeDeltas", "entries", entries, "an array of entries", Array.isArray(entries));
+  var out = [], copied = false;
+  for (var i = 0; i < entries.length; i++) {
+    var e = entries[i], last = out[out.length - 1];
+    var key = e && e.delta === true ? (e.kind === "tool_result" ? "content" : e.kind === "assistant" || e.kind === "thinking" ? "text" : null) : null;
+    if (key !== null && last && last.delta === true && last.kind === e.kind && typeof last[key] === "string" && typeof e[key] === "string") {
+      if (!copied) {
+        last = out[out.length - 1] = Object.assign({}, last);
+        copied = true;
+      }
+      last[key] += e[key];
+      continue;
+    }
+    out.push(e);
+    copied = false;
+  }
+  return out;
+};
