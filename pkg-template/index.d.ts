@@ -150,6 +150,16 @@ export declare function parseStdoutLine(line: string, ts: string): TranscriptEnt
 /** A stateful parser. In this entry, wrong argument types throw a TypeError, a call after
  * `dispose()` throws, and the parser also has `[Symbol.dispose]` (so `using` disposes it). */
 export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParser;
+export interface InitOptions {
+  /** Where the wasm comes from: a URL (fetched), a `Response`, its bytes, or a compiled
+   * `WebAssembly.Module`. Default: the inlined wasm, or `agentlines.wasm` beside
+   * `agentlines/web`. */
+  wasm?: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+}
+/** Compiles the wasm asynchronously before the first call (required for `agentlines/web`,
+ * optional elsewhere: without it the first call compiles synchronously). Resolves once
+ * compiled; later calls resolve at once. */
+export declare function init(options?: InitOptions): Promise<void>;
 /** Consecutive `delta: true` entries of the same kind merged into one, as the host's
  * transcript view merges them (text appended; the first entry's `ts` and fields kept). The
  * input is not changed. For live views fed line by line. */

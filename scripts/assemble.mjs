@@ -152,27 +152,69 @@ const shimDir = join(root, "pkg-template", "shims");
 const shims = existsSync(shimDir)
   ? readdirSync(shimDir).filter((f) => f.endsWith(".js")).sort().map((f) => stripComments(f, tpl(join("shims", f)))).join("")
   : "";
-const cjs = codeHeader("the npm entry (CommonJS) over the agentlines wasm, with the adapter-author API") +
-  '"use strict";\n' + stripComments("glue.js", glue) + "alStrict = true; // the npm entry throws AgentlinesWasmError (glue.js)\n" +
-  stripComments("call.js", tpl("call.js")) +
-  // parseStdoutLine, createStdoutParser, parseLog, parseLines (checked) and mergeDeltas.
-  stripComments("npm.js", tpl("npm.js")) +
-  "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" +
-  api + shims;
+// The npm entries: the glue, the checked parser API (npm.js), init() (init.js), and for
+// the full entry the name-based calls. The body is shared by the CommonJS file and the ES
+// module (which declares module/exports itself: a real ES module, no require, loadable in a
+// browser with no bundler).
+const INLINE_WASM = "function alDefaultWasm() { return alWasmModuleBytes(); }\n";
+const npmBody = (glueText, extra) => stripComments("glue.js", glueText) +
+  "alStrict = true; // the npm entry throws AgentlinesWasmError (glue.js)\n" +
+  stripComments("npm.js", tpl("npm.js")) + stripComments("init.js", tpl("init.js")) + extra + "exports.init = init;\n";
+const fullExtra = stripComments("call.js", tpl("call.js")) +
+  "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" + api + shims;
+const PARSER_NAMES = ["parseStdoutLine", "createStdoutParser", "parseLog", "parseLines", "mergeDeltas", "init"];
+const names = [...PARSER_NAMES, "call"];
+for (const m of manifests) names.push(...(m.functions ?? []), ...(m.constants ?? []), ...(m.shims ?? []));
+const asCjs = (what, body) => codeHeader(what) + '"use strict";\n' + body;
+// (The body runs in a function of its own: its function names would clash with the exports.)
+const asEsm = (what, body, exported) => codeHeader(what) +
+  "const al = (function () {\nvar module = { exports: {} }, exports = module.exports;\n" + body + "return module.exports;\n})();\n" +
+  exported.map((n) => `export const ${n} = al[${JSON.stringify(n)}];\n`).join("") + "export default al;\n";
+const fullBody = npmBody(glue, INLINE_WASM + fullExtra);
+const cjs = asCjs("the npm entry (CommonJS) over the agentlines wasm, with the adapter-author API", fullBody);
 checkWasmOf(join(out, "index.cjs"), cjs, opts.full);
 writeFileSync(join(out, "index.cjs"), cjs);
-
-// ESM face: re-export the CommonJS module's names.
-const names = ["parseStdoutLine", "createStdoutParser", "parseLog", "parseLines", "mergeDeltas", "call"];
-for (const m of manifests) names.push(...(m.functions ?? []), ...(m.constants ?? []), ...(m.shims ?? []));
-const mjs = header + 'import cjs from "./index.cjs";\n' +
-  names.map((n) => `export const ${n} = cjs[${JSON.stringify(n)}];\n`).join("") + "export default cjs;\n";
+// The ES module's body is the CommonJS file's, checked above (a vm script cannot run `export`).
+const mjs = asEsm("the npm entry (ES module) over the agentlines wasm, with the adapter-author API", fullBody, names);
 writeFileSync(join(out, "index.mjs"), mjs);
 
-writeFileSync(join(out, "index.d.ts"), tpl("index.d.ts") + manifests.map((m) => m.dts ?? "").join(""));
+// agentlines/web: the same ES module without the wasm inlined; init() fetches
+// agentlines.wasm beside it (a file the browser caches and compiles while it streams in).
+// Until then every call throws AGENTLINES_NOT_INITIALIZED.
+const webGlue = tpl("glue.js").replace("@@WASM_MAP@@", "").replace("@@WASM_BYTES@@", "").replace("@@UNSPLIT_BYTES@@", "");
+const webExtra = "function alDefaultWasm() { return new URL(\"agentlines.wasm\", import.meta.url); }\n" +
+  "alNoWasm = new Error(\"agentlines/web: await init() before the first call (it compiles agentlines.wasm)\");\n" +
+  "alNoWasm.name = \"AgentlinesWasmError\";\nalNoWasm.code = \"AGENTLINES_NOT_INITIALIZED\";\n" + fullExtra;
+mkdirSync(join(out, "web"), { recursive: true });
+writeFileSync(join(out, "web", "index.mjs"), asEsm("the npm entry for web pages (ES module; the wasm in agentlines.wasm)", npmBody(webGlue, webExtra), names));
+cpSync(opts.full, join(out, "web", "agentlines.wasm"));
+
+// agentlines/<runtime>: the parser API over one runtime's wasm (a front end that reads one
+// runtime ships only it). The readers (frames, sessions) stay in the full entry.
+for (const [name, file] of opts.runtimes) {
+  const body = npmBody(glueFor(file), INLINE_WASM);
+  const what = `the npm entry for ${name} alone (the parser API)`;
+  const c = asCjs(what + ", CommonJS", body), e = asEsm(what + ", ES module", body, PARSER_NAMES);
+  checkWasmOf(join(out, name, "index.cjs"), c, file); // index.mjs: the same body
+  writeFileSync(join(out, name, "index.cjs"), c);
+  writeFileSync(join(out, name, "index.mjs"), e);
+  const dts = (from) => `// agentlines/${name}: the parser API over ${name} alone.\n` +
+    `export { parseStdoutLine, createStdoutParser, parseLog, parseLines, mergeDeltas, init } from "${from}";\n` +
+    `export type { TranscriptEntry, StdoutParser, StdoutLineParser, RuntimeFormat, ParseLogOptions, InitOptions } from "${from}";\n`;
+  writeFileSync(join(out, name, "index.d.ts"), dts("../index.js"));
+  writeFileSync(join(out, name, "index.d.mts"), dts("../index.mjs"));
+}
+
+const indexDts = tpl("index.d.ts") + manifests.map((m) => m.dts ?? "").join("");
+// The same declarations for the ES module (.d.mts) and CommonJS (.d.ts) files, so a
+// type-checker sees each file as what it is (attw in make test checks every entry).
+writeFileSync(join(out, "index.d.ts"), indexDts);
+writeFileSync(join(out, "index.d.mts"), indexDts);
+writeFileSync(join(out, "web", "index.d.mts"), '// agentlines/web: the npm entry without the wasm inlined; await init() first.\nexport * from "../index.mjs";\n');
 // agentlines/testing: the host-shaped loader (Node, and a Playwright page's worker).
 writeFileSync(join(out, "testing.mjs"), header + tpl("testing.mjs"));
 writeFileSync(join(out, "testing.d.ts"), tpl("testing.d.ts"));
+writeFileSync(join(out, "testing.d.mts"), tpl("testing.d.ts").replace(/from "\.\/index"/g, 'from "./index.mjs"'));
 // The adapter-author recipe as one command (package.json "bin").
 mkdirSync(join(out, "bin"), { recursive: true });
 writeFileSync(join(out, "bin", "agentlines-ui-parser.mjs"), tpl("bin/agentlines-ui-parser.mjs"), { mode: 0o755 });
@@ -192,6 +234,10 @@ const exportsMap = {};
 for (const [k, v] of Object.entries(pkgJson.exports)) {
   if (k === "./package.json") {
     for (const [name] of opts.runtimes) {
+      exportsMap[`./${name}`] = {
+        import: { types: `./dist/${name}/index.d.mts`, default: `./dist/${name}/index.mjs` },
+        require: { types: `./dist/${name}/index.d.ts`, default: `./dist/${name}/index.cjs` },
+      };
       exportsMap[`./${name}/ui-parser`] = `./dist/${name}/ui-parser.stateless.js`;
       exportsMap[`./${name}/ui-parser-stateful`] = `./dist/${name}/ui-parser.js`;
     }

@@ -64,3 +64,20 @@ test("mergeDeltas equals the core's merge (parseLines merge on vs off) on every 
     [d("assistant", "ab"), d("thinking", "c"), { kind: "assistant", ts: TS, text: "d" }, d("assistant", "e")]);
   console.log(`mergeDeltas merged ${merged} entries across the fixtures, as the core does`);
 });
+
+test("init(): compiles ahead of the first call; a wasm that is not agentlines' is refused", async () => {
+  const web = await import(join(root, "dist/web/index.mjs"));
+  assert.throws(() => web.parseStdoutLine("x", TS), (e) => e.code === "AGENTLINES_NOT_INITIALIZED");
+  // The smallest valid wasm module: compiles, exports nothing.
+  const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+  await assert.rejects(web.init({ wasm: empty }), /not agentlines'/);
+  await assert.rejects(web.init({ wasm: 42 }), (e) => e instanceof TypeError);
+  await web.init({ wasm: readFileSync(join(root, "dist/web/agentlines.wasm")) });
+  await web.init(); // already compiled: resolves at once, fetches nothing
+  assert.equal(web.parseStdoutLine("x", TS)[0].text, "x");
+  assert.equal(web.extractText({ text: "y" }), "y");
+  const claude = await import(join(root, "dist/claude/index.mjs"));
+  await claude.init();
+  assert.equal(claude.parseLines(["hi"], TS)[0].text, "hi");
+  assert.equal(typeof claude.extractText, "undefined", "the per-runtime entry is the parser API only");
+});
