@@ -17,7 +17,7 @@ WASM_OPT_FLAGS := -O2 -ocimfs 0 --enable-bulk-memory --enable-nontrapping-float-
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 
-.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser bench bench-host host-e2e fuzz clean
+.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser test-fuzz bench bench-host host-e2e fuzz clean
 
 all: dist
 
@@ -79,7 +79,7 @@ demo: dist
 serve: dist
 	node www/serve.mjs
 
-test: setup-browser test-native dist test-js test-wasm test-browser
+test: setup-browser test-native dist test-js test-wasm test-browser test-fuzz
 	@echo "all test suites passed"
 
 # The library and the command (cli/: a workspace member) with every target, the crate
@@ -114,9 +114,15 @@ bench-host: dist
 host-e2e: dist
 	node scripts/host-e2e/main.mjs
 
-# Coverage-guided fuzzing of the core, FUZZ_SECONDS per target (default 60); not in `test`.
+# Coverage-guided fuzzing of the core, FUZZ_SECONDS per target (default 60); an hour is
+# FUZZ_SECONDS=900 (docs/robustness.md, "Fuzzing").
 fuzz:
 	scripts/fuzz.sh
+
+# The short run in `test`: the stable mutation loop, 30 s per target, seeded from the
+# fixtures and the corpus; any oracle stop fails the test.
+test-fuzz:
+	FUZZ_MODE=stable FUZZ_SECONDS=$${FUZZ_SECONDS:-30} scripts/fuzz.sh
 
 clean:
 	rm -rf dist pkg $(WASM_OUT) tests/wasm_goldens.in

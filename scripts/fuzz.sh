@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every public entry point of the core for FUZZ_SECONDS each (default 60), one target
 # after another: parse_line, stateful, chunks, api_call (see fuzz/src/lib.rs for what each
-# checks). Not part of `make test`.
+# checks). `make test` runs it for 30 s a target (`make test-fuzz`).
 #
 # - nightly + cargo-fuzz present (cargo-fuzz is installed from crates.io if only it is
 #   missing): libFuzzer with AddressSanitizer, coverage-guided; the growing corpus is kept

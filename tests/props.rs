@@ -313,6 +313,24 @@ fn every_corpus_line_keeps_the_invariants() {
     assert!(failures.is_empty(), "{} lines broke:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// Where the fuzz loop stopped on its own oracle (docs/robustness.md, "Fuzzing"): each of
+/// these lines shows nothing in a terminal, or is a documented invisible kind once the
+/// byte-order mark the parser drops first is dropped, so the rule the tests and the fuzz
+/// targets share must accept it (it refused all three).
+#[test]
+fn fuzz_oracle_stops_are_read_as_the_parser_reads_them() {
+    for line in [
+        // A second ESC starts a new sequence: `ESC 2` and an OSC string show nothing.
+        "\u{1b}\u{1b}2",
+        "\u{0}\u{1b}\u{1b}]",
+        // A Codex rollout `event_msg` copy (invisible) behind a byte-order mark.
+        "\u{feff}{\"timestamp\":\"2025-09-25T02:12:43.615Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"agent_reasoning\",\"text\":\"**Handling file paths**\"}}",
+    ] {
+        assert!(parse_line(line, TS).is_empty(), "{line:?} now gives entries: drop it from this list");
+        check_line_with(line, &[], true).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    }
+}
+
 /// The allow-list stays honest: each documented invisible kind must really be invisible for
 /// at least one corpus or seed line (else the entry is stale and must go).
 #[test]

@@ -46,9 +46,20 @@ fn must(r: Result<String, String>, what: &str, line: &str) -> String {
 
 /// "At least one entry" for every non-blank line, except documented invisible kinds and JSON
 /// objects (a fuzzed event may have lost the field its runtime reads: see
-/// docs/robustness.md, "Dropped malformed events").
+/// docs/robustness.md, "Dropped malformed events"). "JSON object" is the parser's own reading
+/// of the line, not serde_json's: it also reads a line behind a byte-order mark, with a lone
+/// surrogate escape (as `JSON.parse` does), or behind terminal controls (cleaned first, so a
+/// backspace inside a key erases a character), and such a line is an event like any other;
+/// so is each object of a one-line JSON array.
 fn must_show(entries: &[Entry], line: &str, what: &str) {
-    let json_object = serde_json::from_str::<serde_json::Value>(line.trim()).is_ok_and(|v| v.is_object());
+    use agentlines::formats::{common::parse_object, plain::clean};
+    let unmarked = line.strip_prefix('\u{feff}').unwrap_or(line);
+    // A one-line array of objects is read element by element, each as its own line.
+    let objects = |t: &str| match agentlines::json::read::parse(t.trim()) {
+        Some(agentlines::json::Value::Array(items)) => !items.is_empty() && items.iter().all(|v| v.is_object()),
+        _ => false,
+    };
+    let json_object = parse_object(unmarked).is_some() || parse_object(&clean(unmarked)).is_some() || objects(unmarked);
     if entries.is_empty() && !json_object && !is_blank(line) && may_be_invisible(line).is_none() {
         panic!("{what}: non-blank line gave no entries\n  input: {line:?}");
     }

@@ -575,6 +575,11 @@ fn without_escapes(line: &str) -> String {
             out.push(c);
             continue;
         }
+        // A second ESC cancels the sequence the first one began and starts its own, as in a
+        // terminal (`ESC ESC 2` shows nothing; `ESC ESC ]` opens a string).
+        if it.peek() == Some(&'\u{1b}') {
+            continue;
+        }
         match it.next() {
             Some('[') => {
                 for d in it.by_ref() {
@@ -887,6 +892,8 @@ fn has_content(v: &Value, key: Option<&str>) -> bool {
 
 /// Whether `line` may give no entries through the stateless parser, and why.
 pub fn may_be_invisible(line: &str) -> Option<&'static Invisible> {
+    // The parser drops a leading byte-order mark before anything else.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     // The parser's own reading of a JSON line (lenient like JSON.parse on lone surrogates
     // and numbers past f64), so the allow-list sees what the runtime modules saw.
     // A JSON line behind terminal controls is read as the parser reads it: as the JSON the
