@@ -823,7 +823,7 @@ pub const INVISIBLE: &[Invisible] = &[
     },
     Invisible {
         documented_in: "docs/formats/claude.md, progress (session) / file-history-snapshot",
-        reason: "Claude progress of one tool call (its PreToolUse/PostToolUse hooks, bash/MCP/search progress: the result carries the outcome) and file-history snapshot updates (an edit's backup)",
+        reason: "Claude progress of one tool call (its PreToolUse/PostToolUse hooks, bash/MCP/search progress: the result carries the outcome), file-history snapshot updates (an edit's backup) and snapshots tracking no file",
         applies: |v, _| {
             v.is_some_and(|v| {
                 let d = at(v, &["data"]);
@@ -831,7 +831,9 @@ pub const INVISIBLE: &[Invisible] = &[
                 ty(v) == "progress"
                     && (matches!(ty(d), "bash_progress" | "mcp_progress" | "query_update" | "search_results_received")
                         || ty(d) == "hook_progress" && matches!(hook, "PreToolUse" | "PostToolUse" | "PostToolUseFailure"))
-                    || matches!(ty(v), "file-history-snapshot" | "file-history-delta") && at(v, &["isSnapshotUpdate"]).as_bool() == Some(true)
+                    || matches!(ty(v), "file-history-snapshot" | "file-history-delta")
+                        && (at(v, &["isSnapshotUpdate"]).as_bool() == Some(true)
+                            || at(v, &["snapshot", "trackedFileBackups"]).as_object().is_some_and(|m| m.is_empty()))
             })
         },
     },

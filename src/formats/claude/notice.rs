@@ -103,6 +103,9 @@ pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
                 .map(|m| m.len());
             let what = "saved";
             match files {
+                // Claude Code saves one at every prompt, most with nothing tracked yet: a row
+                // saying nothing between the prompt and its answer.
+                Some(0) => return true,
                 Some(n) => format!(
                     "file history snapshot {what} ({} tracked)",
                     plural(n as f64, "file")
