@@ -13,7 +13,7 @@
 //! - `error` with `error{name, data{message, …}}` (a session error or a failed prompt);
 //! - `done` with `reason` ("idle") and `rejected` (auto-rejected permissions).
 //!
-//! Mapping: step_start → system "step started (`sessionID`)"; text → assistant; reasoning → thinking;
+//! Mapping: step_start → nothing (ids only); text → assistant; reasoning → thinking;
 //! tool_use → tool_call (id = `callID`) plus, once completed/error, tool_result (with
 //! `durationMs` from `state.time`, and a diff when `metadata.diff` holds one);
 //! step_finish → a `result` entry for every step (usage is per step; reasoning tokens are
@@ -72,13 +72,9 @@ pub fn detect(v: &Value) -> Confidence {
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let part = v.get("part").unwrap_or(&Value::Null);
     match type_of(v) {
-        "step_start" => out.emit(Entry::system(
-            ts,
-            match str_of(v, "sessionID") {
-                Some(id) => format!("step started ({id})"),
-                None => "step started".owned(),
-            },
-        )),
+        // A step's start says nothing but ids (its `step_finish` is the step's result, with
+        // tokens and cost): a row of ids before every model call, not shown.
+        "step_start" => {}
         "text" => {
             if let Some(t) = str_of(part, "text").filter(|t| !t.trim().is_empty()) {
                 out.emit(Entry::assistant(ts, t));

@@ -336,10 +336,10 @@ mod tests {
     #[test]
     fn json_arrays_of_objects_are_read_element_by_element() {
         let out = one(
-            r#"[{"type":"zzz_unknown","a":"b"},{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}]"#,
+            r#"[{"type":"zzz_unknown","a":"b"},{"type":"text","timestamp":1,"sessionID":"s","part":{"text":"hi"}}]"#,
         );
         assert_eq!(out.len(), 2);
-        assert!(matches!(&out[1], Entry::System { text, .. } if text == "step started (s)"));
+        assert!(matches!(&out[1], Entry::Assistant { text, .. } if text == "hi"));
         assert!(matches!(&one("[1, 2, 3]")[0], Entry::Stdout { .. }));
         assert!(matches!(&one("[ERROR] {boom}")[0], Entry::Stderr { .. }));
     }

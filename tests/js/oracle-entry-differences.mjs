@@ -99,6 +99,14 @@ export const ENTRY_DIFFERENCES = {
       return words(e.content).every((w) => set.has(w) || tags.includes(w)) ? [r, ...notes] : null;
     },
   },
+  "opencode-step-start": {
+    adapters: ["opencode"],
+    reason:
+      "OpenCode's `step_start`: the host shows `step started (<session id>)` before every model call, a row of an id only; ours shows nothing (the step's `step_finish` is its result, with tokens and cost).",
+    covers(e, ctx) {
+      return e.kind === "system" && ctx.v?.type === "step_start" && /^step started/.test(e.text) ? [] : null;
+    },
+  },
   "cursor-tool-names": {
     adapters: ["cursor"],
     reason:

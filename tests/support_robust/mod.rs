@@ -865,6 +865,11 @@ pub const INVISIBLE: &[Invisible] = &[
             })
         },
     },
+    Invisible {
+        documented_in: "docs/formats/opencode.md (step_start)",
+        reason: "an OpenCode step_start: only ids, before every model call (its step_finish is the step's result)",
+        applies: |v, _| v.is_some_and(|v| ty(v) == "step_start"),
+    },
 ];
 
 /// Keys whose string values are bookkeeping, not something to show.
