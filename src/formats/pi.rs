@@ -381,6 +381,23 @@ mod tests {
             {"type":"toolCall","id":"t1","name":"read","arguments":{"path":"a"}}]}})
     }
 
+    /// Found by the fuzz loop: a negative `cacheWrite` gave `cacheCreationTokens: -1`.
+    #[test]
+    fn agent_end_with_a_negative_cache_write_has_no_cache_write_count() {
+        let usage = |w: i64| json!({"input":10,"output":2,"cacheRead":0,"cacheWrite":w,"cost":{"total":0.001}});
+        let end = |w: i64| json!({"type":"agent_end","messages":[
+            {"role":"user","content":[{"type":"text","text":"hi"}]},
+            {"role":"assistant","content":[{"type":"text","text":"ok"}],"usage":usage(w),"stopReason":"stop"}]});
+        let write = |w: i64| {
+            run(&end(w), None).iter().find_map(|e| match e {
+                Entry::Result { cache_creation_tokens, .. } => Some(*cache_creation_tokens),
+                _ => None,
+            })
+        };
+        assert_eq!(write(5), Some(Some(5.0)));
+        assert_eq!(write(-1), Some(None));
+    }
+
     #[test]
     fn stateless_shows_message_end_once_and_no_deltas() {
         assert!(run(&update("text_delta", 1, "Hello"), None).is_empty());

@@ -311,7 +311,8 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         input_tokens: sum("input"),
         output_tokens: sum("output"),
         cached_tokens: sum("cacheRead"),
-        cache_creation_tokens: Some(sum("cacheWrite")),
+        // A count: a negative sum (a broken usage block) is no figure at all.
+        cache_creation_tokens: Some(sum("cacheWrite")).filter(|n| n.is_finite() && *n >= 0.0),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
         cost_usd: json::round(cost * 1e9) / 1e9,
         subtype: reason.owned(),
