@@ -100,9 +100,9 @@ export const ENTRY_DIFFERENCES = {
     },
   },
   "opencode-step-start": {
-    adapters: ["opencode"],
+    adapters: ["opencode", "cursor"],
     reason:
-      "OpenCode's `step_start`: the host shows `step started (<session id>)` before every model call, a row of an id only; ours shows nothing (the step's `step_finish` is its result, with tokens and cost).",
+      "OpenCode's `step_start` (which the host's cursor reader also takes): the host shows `step started (<session id>)` before every model call, a row of an id only; ours shows nothing (the step's `step_finish` is its result, with tokens and cost).",
     covers(e, ctx) {
       return e.kind === "system" && ctx.v?.type === "step_start" && /^step started/.test(e.text) ? [] : null;
     },
