@@ -6,7 +6,7 @@
 use crate::prelude::*;
 use super::super::common::{self, clip, num_of, str_of, Emit, Owned};
 use crate::json::{num_text, Value};
-use super::text::{duration, kilo, nested_message, plural, strip_ansi, tagged_text};
+use super::text::{duration, first_line, kilo, nested_message, plural, strip_ansi, tagged_text};
 use crate::entry::Entry;
 use core::fmt::Write;
 
@@ -159,10 +159,12 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             }
             t
         }
+        // A background subagent's summary is its whole report, which its own last message
+        // (and the Task result) already shows: the first line says which task ended.
         "task_notification" => {
             let status = str_of(v, "status").unwrap_or("done");
             match str_of(v, "summary").filter(|s| !s.is_empty()) {
-                Some(s) => format!("task {status}: {}", clip(s, 300)),
+                Some(s) => format!("task {status}: {}", clip(&first_line(s), 300)),
                 None => format!("task {status}"),
             }
         }

@@ -560,3 +560,13 @@ fn a_session_files_leaf_title_is_not_shown_between_a_call_and_its_result() {
     assert!(parse_line(title, "t").is_empty());
     assert!(StdoutParser::with_format(Format::Claude).parse_line(title, "t").is_empty());
 }
+
+/// A background subagent's `task_notification` carries its whole report as `summary`, which
+/// its last message already showed: the notice keeps the first line.
+#[test]
+fn task_notification_shows_the_first_line_of_a_report() {
+    let line = r#"{"type":"system","subtype":"task_notification","task_id":"b0","tool_use_id":"toolu_1","status":"completed","output_file":"","summary":"Command completed successfully. \n\nOutput: `agent-done`\n\nThe bash command slept.","session_id":"s"}"#;
+    assert_eq!(texts(&parse_line(line, "t")), [pair("system", "task completed: Command completed successfully. …")]);
+    let one = r#"{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed","summary":"Background command \"x\" completed (exit code 0)","session_id":"s"}"#;
+    assert_eq!(texts(&parse_line(one, "t")), [pair("system", "task completed: Background command \"x\" completed (exit code 0)")]);
+}

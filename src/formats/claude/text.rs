@@ -158,7 +158,7 @@ pub(super) fn nested_message(e: &Value) -> String {
 pub(super) fn first_line(s: &str) -> String {
     let s = s.trim();
     match s.split_once('\n') {
-        Some((a, _)) => format!("{a} …"),
+        Some((a, _)) => format!("{} …", a.trim_end()),
         None => s.owned(),
     }
 }
