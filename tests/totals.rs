@@ -163,3 +163,84 @@ fn a_multi_turn_process_is_counted_once_on_the_stateful_path() {
     let got = host_summary(&claude.iter().flat_map(|l| p.parse_line(l, "t")).collect::<Vec<_>>());
     assert!(close(got, want), "{got:?}");
 }
+
+/// What a session file (no `result` line) spent, read straight from its JSON: Codex
+/// rollouts' last `total_token_usage`; pi/OpenClaw sessions' assistant `usage` summed;
+/// Claude session files' `message.usage` per message id, the last line of each id (one
+/// line per content block, each with the message's usage so far). `None`: no usage.
+fn session_figures(lines: &[&str]) -> Option<Totals> {
+    let mut codex: Option<Totals> = None;
+    let mut pi = [0.0; 4];
+    let mut claude: Vec<(String, Totals)> = Vec::new();
+    let mut seen = false;
+    for l in lines {
+        let Ok(v) = serde_json::from_str::<Value>(l) else { continue };
+        let payload = &v["payload"];
+        if payload["type"] == "token_count" {
+            if let Some(t) = payload["info"].get("total_token_usage") {
+                codex = Some([n(t, "input_tokens"), n(t, "output_tokens"), n(t, "cached_input_tokens"), 0.0]);
+            }
+        } else if v["type"] == "message" && v["message"]["role"] == "assistant" && v["message"].get("usage").is_some() {
+            let u = &v["message"]["usage"];
+            seen = true;
+            for (s, x) in pi.iter_mut().zip([n(u, "input"), n(u, "output"), n(u, "cacheRead"), n(&u["cost"], "total")]) {
+                *s += x;
+            }
+        } else if v["type"] == "assistant" && v.get("sessionId").is_some() && v.get("session_id").is_none() {
+            let (m, u) = (&v["message"], &v["message"]["usage"]);
+            if u.is_object() {
+                let id = m["id"].as_str().unwrap_or("").to_owned();
+                let t = [n(u, "input_tokens"), n(u, "output_tokens"), n(u, "cache_read_input_tokens"), n(&v, "costUSD")];
+                match claude.iter_mut().find(|(k, _)| *k == id) {
+                    Some((_, old)) => *old = t,
+                    None => claude.push((id, t)),
+                }
+            }
+        }
+    }
+    if let Some(t) = codex {
+        return Some(t);
+    }
+    if seen {
+        return Some(pi);
+    }
+    (!claude.is_empty()).then(|| claude.iter().fold([0.0; 4], |a, (_, t)| [a[0] + t[0], a[1] + t[1], a[2] + t[2], a[3] + t[3]]))
+}
+
+#[test]
+fn session_files_without_a_result_line_add_up_to_what_they_spent() {
+    // Codex rollouts (with or without `task_complete`), pi and OpenClaw session files and
+    // Claude session files state no run total: the host's summary over our entries equals
+    // their own per-call figures summed. Stateful always; read alone too where each line
+    // is one call's own (Codex `last_token_usage`, pi messages), not Claude's, whose
+    // lines repeat a message's usage (docs/entries.md).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = Vec::new();
+    for dir in ["claude", "codex", "pi"] {
+        let mut files: Vec<_> = fs::read_dir(root.join(dir)).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let session = name.contains("rollout") || name.contains("session");
+            if name.contains(".expected.") || !name.ends_with(".jsonl") || !session || name.starts_with("stream-") {
+                continue;
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            if log_figures(&lines).is_some() {
+                continue; // it states its totals: the test above
+            }
+            let Some(want) = session_figures(&lines) else { continue };
+            let mut p = StdoutParser::new();
+            let got = host_summary(&lines.iter().flat_map(|l| p.parse_line(l, "t")).collect::<Vec<_>>());
+            assert!(close(got, want), "{dir}/{name} stateful: host summary {got:?}, the file's own figures {want:?}");
+            if dir != "claude" {
+                let got = host_summary(&lines.iter().flat_map(|l| parse_line(l, "t")).collect::<Vec<_>>());
+                assert!(close(got, want), "{dir}/{name} stateless: host summary {got:?}, the file's own figures {want:?}");
+            }
+            checked.push(format!("{dir}/{name}"));
+        }
+    }
+    eprintln!("{} session files: {checked:?}", checked.len());
+    assert!(checked.len() >= 12, "only {checked:?}");
+}

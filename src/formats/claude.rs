@@ -122,7 +122,14 @@ pub(crate) fn parse_as(
                 return;
             }
             let parent = str_of(v, "parent_tool_use_id").or(side.as_deref());
+            let call = match (ty, state.as_deref_mut()) {
+                ("assistant", Some(st)) => session_call_usage(v, ts, st),
+                _ => None,
+            };
             message_line(runtime, v, ty, parent, ts, state, out);
+            if let Some(r) = call {
+                out.emit(r.with_parent(parent));
+            }
         }
         "result" => {
             let mut e = result_entry(v, ts);
@@ -150,6 +157,44 @@ pub(crate) fn parse_as(
             }
         }
     }
+}
+
+/// A session-file assistant line's model call as a `result` (subtype `model_call`) with
+/// what its `usage` adds to the message's earlier lines: a session file has no `result`
+/// line, and the host sums results. Stateful only: read alone, a line cannot know whether
+/// an earlier line of its message counted the same tokens (docs/entries.md). Stream-json
+/// lines (`session_id`) are left alone: their `result` lines count the run.
+fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
+    if v.get("session_id").is_some() || v.get("sessionId").is_none() || v.get("uuid").is_none() {
+        return None;
+    }
+    let msg = v.get("message")?;
+    let usage = msg.get("usage").filter(|u| u.is_object())?;
+    let id = str_of(msg, "id").or_else(|| str_of(v, "requestId")).or_else(|| str_of(v, "uuid"))?;
+    let now = [
+        num_of(usage, "input_tokens"),
+        num_of(usage, "output_tokens"),
+        num_of(usage, "cache_read_input_tokens"),
+        num_of(usage, "cache_creation_input_tokens"),
+        num_of(v, "costUSD"),
+    ]
+    .map(|n| if n.is_finite() && n > 0.0 { n } else { 0.0 });
+    let [i, o, r, w, c] = st.call_usage_since(id, now);
+    if i + o + r + w + c == 0.0 {
+        return None;
+    }
+    Some(Entry::Result {
+        ts: ts.owned(),
+        text: String::new(),
+        input_tokens: i,
+        output_tokens: o,
+        cached_tokens: r,
+        cache_creation_tokens: Some(w),
+        cost_usd: cents_clean(c),
+        subtype: "model_call".owned(),
+        is_error: false,
+        errors: Vec::new(),
+    })
 }
 
 /// Entries of one `user`/`assistant` record (`rec` holds `message` and the line flags).

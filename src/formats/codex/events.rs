@@ -389,28 +389,60 @@ fn duration_ms(msg: &Value) -> Option<u64> {
 }
 
 /// Token usage: the flat legacy shape, or `{info: {last_token_usage, total_token_usage}}`.
-/// A count with no usage (rate limits only) shows nothing.
+/// A count with no usage (rate limits only) shows nothing. With `last_token_usage` (one
+/// model call's own tokens) the count is a `result` carrying that call: the host sums
+/// results, so a rollout without `task_complete`, or one cut short, still adds up to its
+/// `total_token_usage`, read alone or not. The flat legacy shape stays a notice, its
+/// tokens counted by the next `task_complete` (stateful).
 fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
-    let (text, total) = match msg.get("info") {
+    let (text, total, call) = match msg.get("info") {
         Some(Value::Null) => return,
         Some(info) => {
             let total = info.get("total_token_usage").map(Usage::from_value).unwrap_or_default();
-            let last = info.get("last_token_usage").map(Usage::from_value).unwrap_or(total);
-            (format!("tokens: {} · session total {}", last.text(), num_text(total.total)), total)
+            let last = info.get("last_token_usage").map(Usage::from_value);
+            let shown = last.unwrap_or(total);
+            (format!("tokens: {} · session total {}", shown.text(), num_text(total.total)), total, last)
         }
         None if msg.get("input_tokens").is_some() || msg.get("output_tokens").is_some() => {
             let u = Usage::from_value(msg);
-            (format!("tokens: {}", u.text()), u)
+            (format!("tokens: {}", u.text()), u, None)
         }
         None => return,
     };
+    let mut call = call;
     if let Some(st) = state {
         if st.usage == Some(total) {
             return; // the same count again
         }
         st.usage = Some(total);
+        if let Some(last) = call.as_mut() {
+            // Counted here: the next `task_complete` adds only what comes after. What the
+            // total adds since the last count also holds counts that had no
+            // `last_token_usage`; a total that went down (another session) starts over.
+            let grew = [
+                (total.input, st.reported.input),
+                (total.output, st.reported.output),
+                (total.cached, st.reported.cached),
+            ]
+            .iter()
+            .all(|(t, r)| t >= r);
+            if grew {
+                *last = total.since(st.reported);
+            }
+            st.reported = total;
+        }
     }
-    out.emit(Entry::system(ts, text));
+    match call {
+        Some(u) => {
+            let text = format!("tokens: {} · session total {}", u.text(), num_text(total.total));
+            let mut e = result_entry(ts, &text, u, false, Vec::new());
+            if let Entry::Result { subtype, .. } = &mut e {
+                *subtype = "model_call".owned();
+            }
+            out.emit(e)
+        }
+        None => out.emit(Entry::system(ts, text)),
+    }
 }
 
 fn plan_text(msg: &Value) -> String {

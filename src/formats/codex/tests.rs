@@ -385,14 +385,33 @@ fn stateful_task_results_carry_each_turns_tokens() {
     let mut p = crate::parser::StdoutParser::with_format(crate::Format::Codex);
     let mut sums = Vec::new();
     for (i, o) in [(100, 10), (250, 30)] {
-        p.parse_line(&count(i, o), "t");
-        for e in p.parse_line(done, "t") {
+        for e in p.parse_line(&count(i, o), "t").into_iter().chain(p.parse_line(done, "t")) {
             if let Entry::Result { input_tokens, output_tokens, .. } = e {
                 sums.push((input_tokens, output_tokens));
             }
         }
     }
-    assert_eq!(sums, [(100.0, 10.0), (150.0, 20.0)]);
+    // Each count is a model call's result carrying what the session total grew by (here
+    // more than its `last_token_usage`: counts were missed); the task's result adds nothing.
+    assert_eq!(sums, [(100.0, 10.0), (0.0, 0.0), (150.0, 20.0), (0.0, 0.0)]);
+}
+
+#[test]
+fn a_rollout_without_task_complete_still_counts_every_model_call_on_both_paths() {
+    let count = |ti: u32, to: u32, li: u32, lo: u32| {
+        format!(r#"{{"timestamp":"2025-09-25T02:12:31.531Z","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{ti},"cached_input_tokens":0,"output_tokens":{to},"total_tokens":{}}},"last_token_usage":{{"input_tokens":{li},"cached_input_tokens":0,"output_tokens":{lo},"total_tokens":{}}}}}}}}}"#, ti + to, li + lo)
+    };
+    let lines = [count(3587, 229, 3587, 229), count(7571, 397, 3984, 168), count(7571, 397, 3984, 168)];
+    let sum = |es: Vec<Entry>| {
+        es.iter().fold((0.0, 0.0), |(i, o), e| match e {
+            Entry::Result { input_tokens, output_tokens, .. } => (i + input_tokens, o + output_tokens),
+            _ => (i, o),
+        })
+    };
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // Stateful: the repeated count (same total) is not counted again.
+    assert_eq!(sum(stateful(&refs)), (7571.0, 397.0));
+    assert_eq!(sum(stateless(&refs[..2])), (7571.0, 397.0));
 }
 
 #[test]

@@ -34,7 +34,14 @@ pub fn parse_entry(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
             out.emit(Entry::init(ts, model, str_of(v, "id").unwrap_or("")));
         }
         "message" => match v.get("message") {
-            Some(m) => message(m, ts, true, out),
+            Some(m) => {
+                message(m, ts, true, out);
+                // A session file has no `agent_end`: each assistant message's own usage is a
+                // `result`, so the host's sum over results is the session's total.
+                if let Some(r) = call_result(m, ts) {
+                    out.emit(r);
+                }
+            }
             None => out.emit(common::unknown_event(ts, "pi", v)),
         },
         "model_change" => {
@@ -275,6 +282,25 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
         content.trim_start_matches('\n'),
         code.is_some_and(|c| c != 0) || cancelled,
     ));
+}
+
+/// One assistant message's usage as a `result` (subtype `model_call`), for session files;
+/// `None` for other roles, messages without usage and the gateway's own notices.
+fn call_result(m: &Value, ts: &str) -> Option<Entry> {
+    if str_of(m, "role") != Some("assistant")
+        || m.get("usage").is_none()
+        || matches!(str_of(m, "model"), Some("gateway-injected" | "delivery-mirror"))
+    {
+        return None;
+    }
+    let mut r = run_result(core::slice::from_ref(m), ts)?;
+    if let Entry::Result { subtype, is_error, errors, .. } = &mut r {
+        // The message's stop notice already says how it ended.
+        *subtype = "model_call".owned();
+        *is_error = false;
+        errors.clear();
+    }
+    Some(r)
 }
 
 /// Sums the usage of the assistant messages of a run into a `result` entry (agent_end).
