@@ -408,7 +408,9 @@ fn user_text(t: &str, flags: UserFlags, parent: Option<&str>, ts: &str, out: &mu
         return;
     }
     if let Some(e) = text::tagged_text(trimmed, ts) {
-        out.emit(e.with_parent(parent));
+        if let Some(e) = e {
+            out.emit(e.with_parent(parent));
+        }
         return;
     }
     if flags.meta {

@@ -266,6 +266,24 @@ fn error_text_at(v: &Value, depth: usize) -> Option<String> {
     }
 }
 
+/// A reply without OpenClaw's leading delivery directives (`[[reply_to_current]]`,
+/// `[[reply_to:<id>]]`, `[[audio_as_voice]]`): the gateway reads them off the reply to route
+/// it and the person never sees them. Only at the start, only these tags, and the space after.
+pub fn without_reply_tags(text: &str) -> &str {
+    let mut t = text;
+    loop {
+        let rest = t.trim_start();
+        let Some(inner) = rest.strip_prefix("[[") else { return t };
+        let Some(end) = find(inner, "]]") else { return t };
+        let tag = cut(inner, ..end).trim();
+        let known = tag == "reply_to_current" || tag == "audio_as_voice" || tag.starts_with("reply_to:");
+        if !known || end > 200 {
+            return t;
+        }
+        t = cut(inner, end + 2..).trim_start_matches([' ', '\t']);
+    }
+}
+
 /// Shortens text for one-line system notices, on a char boundary.
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {

@@ -85,6 +85,7 @@ impl State {
 
     /// Shows what `cumulative` adds to what was shown for the run.
     fn advance(&mut self, run_id: &str, cumulative: &str, ts: &str, out: &mut Vec<Entry>) {
+        let cumulative = common::without_reply_tags(cumulative);
         let run = self.run(run_id);
         if run.diverged {
             return;
@@ -240,9 +241,9 @@ fn agent(p: &Value, source: Source, ts: &str, state: Option<&mut State>, out: &m
     match stream {
         "assistant" => match (source, state) {
             (Source::AdapterLog | Source::ItemLog, _) => {
-                if let Some(d) = str_of(data, "delta").filter(|d| !d.is_empty()) {
+                if let Some(d) = str_of(data, "delta").map(common::without_reply_tags).filter(|d| !d.is_empty()) {
                     out.emit(Entry::assistant_delta(ts, d));
-                } else if let Some(t) = str_of(data, "text").filter(|t| !t.is_empty()) {
+                } else if let Some(t) = str_of(data, "text").map(common::without_reply_tags).filter(|t| !t.is_empty()) {
                     out.emit(Entry::assistant(ts, t));
                 }
             }
@@ -457,6 +458,7 @@ fn finish_text(
     state: Option<&mut State>,
     out: &mut Vec<Entry>,
 ) {
+    let text = common::without_reply_tags(text);
     let Some(s) = state else {
         if !text.trim().is_empty() {
             out.emit(Entry::assistant(ts, text));

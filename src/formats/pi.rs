@@ -463,6 +463,34 @@ mod tests {
     }
 
     #[test]
+    fn session_file_model_calls_are_results_and_failures_name_their_model() {
+        // Two fallbacks failing alike, then an answer: each message's usage is a result,
+        // each failure says which model failed.
+        let msg = |model: &str, usage: Value, stop: &str, err: Option<&str>| {
+            json!({"type":"message","id":"m","parentId":"p","timestamp":"2026-02-01T10:00:00.000Z","message":{
+                "role":"assistant","provider":"openrouter","model":model,"api":"openai-completions","content":[],
+                "usage":usage,"stopReason":stop,"errorMessage":err,"timestamp":1}})
+        };
+        let zero = json!({"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"total":0}});
+        let lines = [
+            msg("a/one", zero.clone(), "error", Some("fetch failed")),
+            msg("b/two", zero, "error", Some("fetch failed")),
+            msg("c/three", json!({"input":120,"output":30,"cacheRead":5,"cacheWrite":0,"cost":{"total":0.002}}), "stop", None),
+        ];
+        let out: Vec<Entry> = lines.iter().flat_map(|l| run(l, None)).collect();
+        let errors: Vec<&str> = out.iter().filter_map(|e| match e { Entry::Stderr { text, .. } => Some(text.as_str()), _ => None }).collect();
+        assert_eq!(errors, ["error (openrouter/a/one): fetch failed", "error (openrouter/b/two): fetch failed"]);
+        let sum = out.iter().fold((0.0, 0.0, 0.0), |s, e| match e {
+            Entry::Result { input_tokens, output_tokens, cost_usd, subtype, is_error, .. } => {
+                assert!(subtype == "model_call" && !is_error, "{e:?}");
+                (s.0 + input_tokens, s.1 + output_tokens, s.2 + cost_usd)
+            }
+            _ => s,
+        });
+        assert_eq!(sum, (120.0, 30.0, 0.002));
+    }
+
+    #[test]
     fn session_file_lines_map_readably() {
         let head = json!({"type":"session","id":"s1","cwd":"/x","provider":"anthropic","modelId":"claude"});
         assert_eq!(detect(&head), Confidence::Sure);

@@ -870,6 +870,18 @@ pub const INVISIBLE: &[Invisible] = &[
         reason: "an OpenCode step_start: only ids, before every model call (its step_finish is the step's result)",
         applies: |v, _| v.is_some_and(|v| ty(v) == "step_start"),
     },
+    Invisible {
+        documented_in: "docs/formats/claude.md (Invisible cases)",
+        reason: "a Claude local or `!` command's empty output (`<local-command-stdout></local-command-stdout>`, written after /clear and the like): it said nothing",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let text = at(v, &["message", "content"]).as_str().or_else(|| at(v, &["content"]).as_str()).unwrap_or("").trim();
+                ["local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr"]
+                    .iter()
+                    .any(|t| text.strip_prefix(&format!("<{t}>")).and_then(|r| r.strip_suffix(&format!("</{t}>"))).is_some_and(|i| i.trim().is_empty()))
+            })
+        },
+    },
 ];
 
 /// Keys whose string values are bookkeeping, not something to show.

@@ -196,7 +196,9 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         "local_command" | "local_command_output" => {
             let content = str_of(v, "content").unwrap_or("").trim();
             if let Some(e) = tagged_text(content, ts) {
-                out.emit(e);
+                if let Some(e) = e {
+                    out.emit(e);
+                }
                 return;
             }
             format!("local command: {}", clip(&strip_ansi(content), 300))

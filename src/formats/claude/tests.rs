@@ -217,6 +217,10 @@ fn session_lines_read_cleanly() {
         texts(&parse_line(out, "t")),
         vec![pair("system", "command output: Set model to opus")]
     );
+    // An empty output (after /clear) said nothing: no row, as a user turn or a system line.
+    let empty = r#"{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"<local-command-stdout></local-command-stdout>"}}"#;
+    assert!(parse_line(empty, "t").is_empty());
+    assert!(parse_line(&out.replace("Set model to \\u001b[1mopus\\u001b[22m", " "), "t").is_empty());
     let compact = r#"{"type":"system","subtype":"compact_boundary","sessionId":"s","uuid":"u","compactMetadata":{"trigger":"auto","preTokens":170251}}"#;
     assert_eq!(
         texts(&parse_line(compact, "t")),

@@ -10,8 +10,9 @@ use crate::entry::Entry;
 
 /// Text Claude Code injects into user turns wrapped in tags: slash commands (a `user`
 /// entry `/name args`), their output, `!` shell mode, task notifications, reminders.
-/// `None` when the text is not one of those.
-pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
+/// `None` when the text is not one of those; `Some(None)` for one that shows nothing (a
+/// command's empty output: Claude Code writes one after `/clear` and the like).
+pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Option<Entry>> {
     if !t.starts_with('<') {
         return None;
     }
@@ -28,21 +29,19 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
             cmd.push(' ');
             cmd.push_str(args);
         }
-        return Some(Entry::user(ts, cmd));
+        return Some(Some(Entry::user(ts, cmd)));
     }
     if let Some(cmd) = tag_inner(t, "bash-input") {
-        return Some(Entry::user(ts, format!("! {}", cmd.trim())));
+        return Some(Some(Entry::user(ts, format!("! {}", cmd.trim()))));
     }
     // `label` ends with its own separator ("command output: ").
-    let tagged = |tag: &str, label: &str| -> Option<Entry> {
+    let tagged = |tag: &str, label: &str| -> Option<Option<Entry>> {
         let inner = tag_inner(t, tag)?;
         let inner = strip_ansi(inner.trim());
-        let shown = if inner.is_empty() {
-            "(empty)".owned()
-        } else {
-            clip(&inner, 500)
-        };
-        Some(Entry::system(ts, format!("{label}{shown}")))
+        if inner.is_empty() {
+            return Some(None);
+        }
+        Some(Some(Entry::system(ts, format!("{label}{}", clip(&inner, 500)))))
     };
     if t.starts_with("<local-command-stdout>") || t.starts_with("<bash-stdout>") {
         let tag = if t.starts_with("<bash") {
@@ -75,7 +74,7 @@ pub(super) fn tagged_text(t: &str, ts: &str) -> Option<Entry> {
             Some(s) => format!("task notification ({status}): {}", clip(s, 300)),
             None => format!("task notification ({status})"),
         };
-        return Some(Entry::system(ts, text));
+        return Some(Some(Entry::system(ts, text)));
     }
     None
 }

@@ -101,3 +101,25 @@ fn adapter_log_lines() {
     let clip = read(r#"[clawclip:event] run=r1 stream=assistant data={"delta":"x"}"#);
     assert_eq!(clip, vec![Entry::assistant_delta("t", "x")]);
 }
+
+#[test]
+fn reply_delivery_tags_are_not_part_of_the_reply() {
+    use crate::formats::common::without_reply_tags as strip;
+    assert_eq!(strip("[[reply_to_current]] Done."), "Done.");
+    assert_eq!(strip("  [[reply_to:msg-42]] [[audio_as_voice]]Hi"), "Hi");
+    // Only the gateway's tags, only at the start.
+    assert_eq!(strip("[[wiki link]] text"), "[[wiki link]] text");
+    assert_eq!(strip("See [[reply_to_current]]"), "See [[reply_to_current]]");
+    assert_eq!(strip("[[reply_to_current"), "[[reply_to_current");
+    let text = |es: Vec<Entry>| -> String {
+        es.iter().filter_map(|e| match e { Entry::Assistant { text, .. } => Some(text.as_str()), _ => None }).collect()
+    };
+    assert_eq!(text(run(&chat_frame("final", "[[reply_to_current]] Hello!"), None)), "Hello!");
+    let mut s = State::default();
+    let streamed = [run(&chat_frame("delta", "[[reply_to_current]] Hel"), Some(&mut s)), run(&chat_frame("final", "[[reply_to_current]] Hello!"), Some(&mut s))];
+    assert_eq!(streamed.into_iter().map(text).collect::<String>(), "Hello!");
+    // OpenClaw's session files (pi's format) keep the tag in the stored reply.
+    let session = json!({"type":"message","id":"m1","parentId":"u1","timestamp":"2026-02-01T10:00:00.000Z",
+        "message":{"role":"assistant","content":[{"type":"text","text":"[[reply_to_current]] Sure."}],"timestamp":1756548002000u64}});
+    assert_eq!(text(crate::parse_line(&session.to_string(), "t")), "Sure.");
+}

@@ -203,6 +203,8 @@ fn push_text(block: &Value, key: &str, ts: &str, thinking: bool, out: &mut Vec<E
         Value::String(s) => s,
         _ => str_of(block, key).unwrap_or(""),
     };
+    // OpenClaw's session files (this format) keep the reply's delivery directives.
+    let text = if thinking { text } else { common::without_reply_tags(text) };
     if text.trim().is_empty() {
         return;
     }
@@ -228,9 +230,20 @@ pub fn stop_notice(m: &Value, ts: &str, out: &mut Vec<Entry>) {
                 format!("request aborted{}", detail.unwrap_or_default()),
             ));
         }
-        (_, Some(msg)) => out.emit(Entry::stderr(ts, format!("error: {msg}"))),
-        ("error", None) => out.emit(Entry::stderr(ts, "error: the model request failed")),
+        // The model named: a run that falls back from model to model repeats the same
+        // message ("fetch failed") once per model.
+        (_, Some(msg)) => out.emit(Entry::stderr(ts, format!("error{}: {msg}", model_of(m)))),
+        ("error", None) => out.emit(Entry::stderr(ts, format!("error{}: the model request failed", model_of(m)))),
         _ => {}
+    }
+}
+
+/// ` (provider/model)` for an error line, or nothing when the message names no model.
+fn model_of(m: &Value) -> String {
+    match (common::nonempty_str(m, "provider"), common::nonempty_str(m, "model")) {
+        (Some(p), Some(id)) if !id.starts_with(p) => format!(" ({p}/{id})"),
+        (_, Some(id)) => format!(" ({id})"),
+        _ => String::new(),
     }
 }
 
