@@ -284,6 +284,38 @@ pub fn without_reply_tags(text: &str) -> &str {
     }
 }
 
+/// A user message without the envelope OpenClaw's gateway puts before it: blocks of
+/// `Conversation info (untrusted metadata):`, `Sender (untrusted metadata):`, `Replied message
+/// (untrusted, for context):`, each a JSON object in a ```` ```json ```` fence, then a blank
+/// line. The model reads them; a person reading the run sees them before every message.
+/// Returns the sender's `name` (people on Telegram, Discord…; not a client's `label`) and the
+/// message; the text unchanged when it does not start with such a block.
+pub fn without_sender_envelope(text: &str) -> (Option<String>, &str) {
+    let mut rest = text;
+    let mut name = None;
+    loop {
+        let t = rest.trim_start();
+        let Some(colon) = find(t, "):") else { break };
+        let head = cut(t, ..colon + 2);
+        if colon > 80 || head.contains('\n') || !head.contains(" (untrusted") {
+            break;
+        }
+        let body = cut(t, colon + 2..).trim_start_matches([' ', '\t', '\r', '\n']);
+        let Some(json) = body.strip_prefix("```json") else { break };
+        let Some(end) = find(json, "\n```") else { break };
+        if head.starts_with("Sender ") {
+            if let Some(v) = parse_object(cut(json, ..end)) {
+                name = nonempty_str(&v, "name").map(str::owned);
+            }
+        }
+        rest = cut(json, end + 4..);
+    }
+    if core::ptr::eq(rest, text) {
+        return (None, text);
+    }
+    (name, rest.trim_start())
+}
+
 /// Shortens text for one-line system notices, on a char boundary.
 pub fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {

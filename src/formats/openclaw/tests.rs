@@ -123,3 +123,22 @@ fn reply_delivery_tags_are_not_part_of_the_reply() {
         "message":{"role":"assistant","content":[{"type":"text","text":"[[reply_to_current]] Sure."}],"timestamp":1756548002000u64}});
     assert_eq!(text(crate::parse_line(&session.to_string(), "t")), "Sure.");
 }
+
+#[test]
+fn the_gateways_sender_envelope_is_not_the_users_message() {
+    use crate::formats::common::without_sender_envelope as strip;
+    // As OpenClaw stores a Telegram message (public session memory files, 2026-04).
+    let telegram = "Conversation info (untrusted metadata):\n```json\n{\n  \"message_id\": \"10990\",\n  \"sender_id\": \"7827979987\",\n  \"sender\": \"P M\"\n}\n```\n\nSender (untrusted metadata):\n```json\n{\n  \"label\": \"P M (7827979987)\",\n  \"id\": \"7827979987\",\n  \"name\": \"P M\"\n}\n```\n\nHow about now";
+    assert_eq!(strip(telegram), (Some("P M".to_owned()), "How about now"));
+    let webchat = "Sender (untrusted metadata):\n```json\n{\n  \"label\": \"openclaw-control-ui\",\n  \"id\": \"openclaw-control-ui\"\n}\n```\n\n[Wed 2026-04-15 15:56 GMT+1] does the skill exist ?";
+    assert_eq!(strip(webchat), (None, "[Wed 2026-04-15 15:56 GMT+1] does the skill exist ?"));
+    for plain in ["How about now", "Note (untrusted metadata): no fence", "Sender (untrusted metadata):\n```json\n{\"name\":\"x\"}"] {
+        assert_eq!(strip(plain), (None, plain));
+    }
+    let session = serde_json::json!({"type":"message","id":"m1","parentId":"a0","timestamp":"2026-02-01T10:00:00.000Z",
+        "message":{"role":"user","content":[{"type":"text","text":telegram}],"timestamp":1756548002000u64}});
+    match &crate::parse_line(&session.to_string(), "t")[..] {
+        [Entry::User { text, .. }] => assert_eq!(text, "[P M] How about now"),
+        other => panic!("{other:?}"),
+    }
+}

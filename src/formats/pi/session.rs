@@ -133,7 +133,11 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
         "user" => {
             let text = common::content_text(m.get("content").unwrap_or(&Value::Null));
             if !text.trim().is_empty() {
-                out.emit(Entry::user(ts, text));
+                // OpenClaw's session files (this format) keep the gateway's sender envelope.
+                match common::without_sender_envelope(&text) {
+                    (Some(name), msg) => out.emit(Entry::user(ts, format!("[{name}] {msg}"))),
+                    (None, msg) => out.emit(Entry::user(ts, msg)),
+                }
             }
         }
         // OpenClaw's gateway writes its own notices into the transcript as assistant
