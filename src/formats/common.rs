@@ -297,7 +297,7 @@ pub fn without_sender_envelope(text: &str) -> (Option<String>, &str) {
         let t = rest.trim_start();
         let Some(colon) = find(t, "):") else { break };
         let head = cut(t, ..colon + 2);
-        if colon > 80 || head.contains('\n') || !head.contains(" (untrusted") {
+        if colon > 80 || has(head, "\n") || !has(head, " (untrusted") {
             break;
         }
         let body = cut(t, colon + 2..).trim_start_matches([' ', '\t', '\r', '\n']);
