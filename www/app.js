@@ -7,7 +7,9 @@
 // at line 123 (every row's L-number links to itself). The body's data-parser / data-state
 // attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
-import { Transcript, KINDS, filterRows, passes, groupOf, fmtInt, fmtCost, str } from "./model.js";
+import { Transcript, KINDS, filterRows, passes, placement, groupOf, fmtInt, fmtCost, str } from "./model.js";
+import { RunCharts } from "./charts.js";
+import { Sessions } from "./sessions.js";
 import { renderRow, estimateHeight, highlight } from "./render.js";
 import { VirtualList } from "./vlist.js";
 import { toMarkdown, toJson } from "./export.js";
@@ -21,6 +23,9 @@ const t = new Transcript();
 let view = [];
 const enabled = new Set(KINDS);
 let query = "";
+let toolFilter = ""; // a tool name chosen in the charts ("" = every row)
+let nestDirty = false; // a subagent row arrived under an open card: the view is rebuilt
+let nestTimer = 0;
 let run = null; // { label, t0, done, total, pos, ms, mode, live }
 let liveTimer = null;
 let uiFrame = 0;
@@ -28,10 +33,20 @@ let current = -1; // view position of the current search match (next/previous)
 let target = null; // { line } asked for by #L<line>; row id once found
 let targetRow = -1;
 
+const rowCtx = {
+  decorate: (node) => { const q = query.trim(); if (q) highlight(node, q); },
+  toggleKids,
+};
+
 function renderListRow(row) {
-  const el = renderRow(row, { decorate: (node) => { const q = query.trim(); if (q) highlight(node, q); } });
+  const el = renderRow(row, rowCtx);
   const q = query.trim();
   if (q) highlight(el, q);
+  const depth = q || toolFilter ? 0 : row.depth;
+  if (depth > 0) {
+    el.classList.add("nested");
+    el.style.marginLeft = `${depth * 18}px`; // CSSOM: allowed under style-src 'self'
+  }
   if (current >= 0 && view[current] === row.id) el.classList.add("current");
   if (row.id === targetRow) el.classList.add("target");
   return el;
@@ -45,6 +60,12 @@ const list = new VirtualList($("list"), {
 });
 
 const host = new ParserHost(showParser);
+const charts = new RunCharts($("charts"), t, {
+  jump: (id) => revealRow(id),
+  tool: (name) => setToolFilter(name === toolFilter ? "" : name),
+});
+let sessions = null; // the folder view (www/sessions.js), made when a folder is opened
+let parserFile = ""; // the parser the page loaded (the folder view loads the same)
 
 function showParser(st) {
   const box = $("parser-status");
@@ -88,11 +109,68 @@ function buildFilters() {
   }
 }
 
-function refilter() {
-  view = filterRows(t, enabled, query);
+// `keep`: a row id to keep in view (a card whose subagent opened or closed).
+function refilter(keep = -1) {
+  view = filterRows(t, enabled, query, toolFilter);
   current = -1;
+  nestDirty = false;
   list.reset(view.length);
+  if (keep >= 0) {
+    const i = view.indexOf(keep);
+    if (i >= 0) list.scrollToIndex(i);
+  }
   scheduleUi();
+}
+
+/** Shows or hides a card's subagent rows, nested under it. */
+function toggleKids(row) {
+  row.kidsOpen = !row.kidsOpen;
+  row.v++;
+  $("follow").checked = false;
+  list.follow = false;
+  refilter(row.id);
+  body.dataset.nested = String(view.filter((id) => t.row(id).depth > 0).length);
+}
+
+/** Scrolls to row `id`, opening the subagents above it and clearing filters that hide it. */
+function revealRow(id) {
+  if (id < 0 || id >= t.count) return;
+  let changed = false;
+  for (let p = t.row(id).parent, hops = 0; p >= 0 && hops < 16; p = t.row(p).parent, hops++) {
+    const card = t.row(p);
+    if (!card.kidsOpen) { card.kidsOpen = true; card.v++; changed = true; }
+  }
+  let i = view.indexOf(id);
+  if (i < 0 || changed) {
+    if (i < 0 && (query || toolFilter || enabled.size < KINDS.length)) {
+      query = "";
+      $("search").value = "";
+      setToolFilter("", false);
+      for (const k of KINDS) enabled.add(k);
+      for (const cb of document.querySelectorAll("#kind-filters input")) cb.checked = true;
+    }
+    refilter();
+    i = view.indexOf(id);
+  }
+  if (i < 0) return;
+  $("follow").checked = false;
+  list.follow = false;
+  const row = t.row(id);
+  const old = targetRow >= 0 ? t.row(targetRow) : null;
+  targetRow = id;
+  if (old) { old.v++; list.invalidate(old); }
+  row.v++;
+  list.invalidate(row);
+  list.scrollToIndex(i);
+  body.dataset.target = String(row.line + 1);
+}
+
+function setToolFilter(name, apply = true) {
+  toolFilter = name;
+  const chip = $("tool-filter");
+  chip.hidden = !name;
+  $("tool-filter-name").textContent = name ? visibleControls(name) : "";
+  if (apply) refilter();
 }
 
 // Next / previous search match: the matching rows are the view; the current one is marked,
@@ -103,7 +181,7 @@ function step(dir) {
   current = current < 0 ? (dir > 0 ? 0 : view.length - 1) : (current + dir + view.length) % view.length;
   const row = t.row(view[current]);
   if (prev) { prev.v++; list.invalidate(prev); }
-  if ((row.type === "tool" || groupOf(row) === "thinking") && !row.open) { row.open = true; row.h = 0; }
+  if ((row.type === "tool" || row.type === "notes" || groupOf(row) === "thinking") && !row.open) { row.open = true; row.h = 0; }
   row.v++;
   list.invalidate(row);
   list.scrollToIndex(current);
@@ -139,7 +217,8 @@ function goToTarget() {
 function setAllOpen(open) {
   for (let id = 0; id < t.count; id++) {
     const row = t.row(id);
-    const openable = row.type === "tool" || (row.type === "entry" && (groupOf(row) === "thinking" || (groupOf(row) === "result" && str(row.entry.text))));
+    const openable = row.type === "tool" || (row.type === "notes" && row.notes.length > 1) ||
+      (row.type === "entry" && (groupOf(row) === "thinking" || (groupOf(row) === "result" && str(row.entry.text))));
     if (openable && row.open !== open) {
       row.open = open;
       row.h = 0;
@@ -194,7 +273,7 @@ function updateUi() {
   $("sum-result").className = "sum" + (r && r.isError === true ? " error" : "");
   const s = t.sum;
   $("sum-result").textContent = r
-    ? `${str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(s.inputTokens)} · out ${fmtInt(s.outputTokens)} · ` +
+    ? `${r.subtype === "model_call" ? "model calls" : str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(s.inputTokens)} · out ${fmtInt(s.outputTokens)} · ` +
       `cached ${fmtInt(s.cachedTokens)}${s.cacheCreationTokens > 0 ? ` · cache writes ${fmtInt(s.cacheCreationTokens)}` : ""} tokens · ${fmtCost(s.costUsd)}` +
       `${t.results > 1 ? ` · sum of ${fmtInt(t.results)} results` : ""}`
     : "";
@@ -215,6 +294,7 @@ function updateUi() {
     p.value = run.total > run.start ? (run.pos - run.start) / (run.total - run.start) : 0;
   } else p.hidden = true;
   body.dataset.rows = String(t.count);
+  charts.update(run ? run.done : true);
   // Last, so that a test waiting for "done" finds the counts above already written.
   if (run && run.done && body.dataset.state !== "error") body.dataset.state = "done";
 }
@@ -232,6 +312,9 @@ function startRun(input, label) {
   t.reset();
   view = [];
   list.reset(0);
+  toolFilter = "";
+  $("tool-filter").hidden = true;
+  charts.reset();
   const live = $("live").checked;
   const liveStart = Number($("start-at").value) || 0;
   run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0 };
@@ -255,7 +338,17 @@ function startRun(input, label) {
     entries(entries, lines, msg) {
       const { from, to, changed } = t.add(entries, lines, msg.real);
       const q = query.trim().toLowerCase();
-      for (let id = from; id < to; id++) if (passes(t, id, enabled, q)) view.push(id);
+      for (let id = from; id < to; id++) {
+        if (!passes(t, id, enabled, q, toolFilter)) continue;
+        const where = q || toolFilter ? "top" : placement(t, id);
+        if (where === "top") view.push(id);
+        else if (where === "nested") nestDirty = true;
+      }
+      if (nestDirty && !nestTimer) {
+        // Rows of an open subagent go in after its card: the view is rebuilt, at most
+        // once a second while parsing, keeping the row at the top of the screen in place.
+        nestTimer = setTimeout(() => { nestTimer = 0; if (nestDirty) refilter(view[list.firstVisible?.() ?? 0] ?? -1); }, 1000);
+      }
       for (const id of changed) list.invalidate(t.row(id));
       if (to > from) list.grow(view.length);
       run.pos = msg.pos;
@@ -391,6 +484,17 @@ function wire() {
     if (p) loadUrl("../" + p, p.replace(/^tests\/fixtures\//, ""));
   });
   $("file").addEventListener("change", (ev) => loadFile(ev.target.files[0]));
+  $("folder").addEventListener("change", (ev) => {
+    if (!ev.target.files || !ev.target.files.length) return;
+    if (!sessions) {
+      sessions = new Sessions($("sessions"), {
+        open: (file, path) => startRun({ blob: file }, `${path} (${fmtInt(file.size / 1024)} KiB)`),
+        parserPath: parserFile,
+        stateless: $("stateless").checked,
+      });
+    }
+    sessions.show(ev.target.files);
+  });
   $("paste-toggle").addEventListener("click", () => {
     $("paste-box").hidden = !$("paste-box").hidden;
     if (!$("paste-box").hidden) $("paste").focus();
@@ -418,6 +522,7 @@ function wire() {
   $("collapse-all").addEventListener("click", () => setAllOpen(false));
   $("export-md").addEventListener("click", () => download(toMarkdown(t, run?.label || "log"), exportName("md"), "text/markdown"));
   $("export-json").addEventListener("click", () => download(toJson(t), exportName("json"), "application/json"));
+  $("tool-filter-clear").addEventListener("click", () => setToolFilter(""));
   window.addEventListener("hashchange", goToTarget);
   const overlay = $("drop-overlay");
   let depth = 0;
@@ -466,6 +571,7 @@ async function main() {
   if (params.get("follow") === "1") $("follow").checked = true;
   const samples = loadSamples();
   const path = parserPath(params.get("parser"));
+  parserFile = path;
   loadParsers(path);
   await host.start(path);
   await samples;

@@ -88,8 +88,12 @@ function rowMarkdown(row) {
     return out.join("\n\n");
   }
   if (row.type === "diff") return `**diff** · ${row.entries.length} lines${where}\n\n` + fence(row.entries.map((e) => str(e.text)).join("\n"), "diff");
-  const e = row.entry;
-  switch (groupOf(row)) {
+  if (row.type === "notes") return row.notes.map((e) => entryMarkdown(e, e.kind === "result" ? "result" : "system", where)).join("\n\n");
+  return entryMarkdown(row.entry, groupOf(row), where);
+}
+
+function entryMarkdown(e, group, where) {
+  switch (group) {
     case "assistant": return `**assistant**${where}\n\n${inert(e.text)}`;
     case "thinking": return `**thinking**${where}\n\n${quote(e.text)}`;
     case "user": return `**user**${where}\n\n${quote(e.text)}`;
@@ -100,7 +104,7 @@ function rowMarkdown(row) {
       return [head, errors, str(e.text) ? inert(e.text) : ""].filter(Boolean).join("\n\n");
     }
     case "system": case "stderr": case "stdout":
-      return `**${groupOf(row)}**${where}\n\n` + fence(e.text);
+      return `**${group}**${where}\n\n` + fence(e.text);
     default:
       return `**${stripEscapes(str(e.kind)).replace(/\s+/g, " ").slice(0, 40) || "entry"}**${where}\n\n` + fence(safeJson(e, 2), "json");
   }

@@ -6,7 +6,14 @@
 //  - a tool_call and its tool_result (same toolUseId) make ONE card row; a result with no
 //    open call is a card of its own;
 //  - consecutive diff entries group into one diff row (at most DIFF_GROUP lines);
+//  - consecutive system notices (and the per-model-call `result`s of session files, subtype
+//    `model_call`) fold into one "notes" row (at most NOTE_GROUP), "7 notices" as the host
+//    groups them;
 //  - everything else is one row per entry.
+// Subagents: an entry whose `parentToolUseId` is the id of a tool call already seen belongs
+// to that call's card (`parents` column); the card counts its subagent's rows, tools,
+// errors and tokens, and the view (filterRows) shows those rows nested under the card, only
+// while its subagent is opened (`F_KIDS`).
 // Rows (class Row: a handle on the Transcript's typed-array columns, see there) carry `v`
 // (bumped on every change, so a rendered row knows it is stale) and `realTs` (the entry's
 // ts came from the log itself: a record's own timestamp, a Paperclip run-log row's ts or
@@ -16,6 +23,8 @@
 export const KINDS = ["assistant", "thinking", "user", "tool", "diff", "init", "result", "system", "stderr", "stdout", "other"];
 const KNOWN = new Set(["assistant", "thinking", "user", "tool_call", "tool_result", "diff", "init", "result", "system", "stderr", "stdout"]);
 const DIFF_GROUP = 400;
+const NOTE_GROUP = 200;
+const MAX_DEPTH = 8; // nesting shown at most this deep (deeper subagents stay at 8)
 
 export const str = (v) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 export const num = (v) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
@@ -32,10 +41,12 @@ const OTHER = GROUP_INDEX.get("other");
 const T_ENTRY = 0;
 const T_TOOL = 1;
 const T_DIFF = 2;
-const TYPES = ["entry", "tool", "diff"];
+const T_NOTES = 3;
+const TYPES = ["entry", "tool", "diff", "notes"];
 const F_OPEN = 1;
 const F_REAL = 2; // the row's (first) entry has a real ts
 const F_RESULT_REAL = 4; // a tool row's result has a real ts
+const F_KIDS = 8; // a tool card's subagent rows are shown (nested under it)
 // One string per known kind: entries arrive structured-cloned, each with its own copy.
 const INTERNED = new Map([...KNOWN].map((k) => [k, k]));
 
@@ -47,6 +58,7 @@ export function groupOf(row) {
 function groupCodeOf(type, data) {
   if (type === T_TOOL) return GROUP_INDEX.get("tool");
   if (type === T_DIFF) return GROUP_INDEX.get("diff");
+  if (type === T_NOTES) return GROUP_INDEX.get("system");
   const k = data.kind;
   const g = typeof k === "string" && KNOWN.has(k) ? GROUP_INDEX.get(k) : undefined;
   return g === undefined ? OTHER : g;
@@ -90,6 +102,17 @@ export class Row {
   get result() { return this.t.typeCode[this.id] === T_TOOL ? this.t.data[this.id].result : undefined; }
   /** A diff block's entries. */
   get entries() { return this.t.typeCode[this.id] === T_DIFF ? this.t.data[this.id] : undefined; }
+  /** A notes row's entries (system notices, model-call results). */
+  get notes() { return this.t.typeCode[this.id] === T_NOTES ? this.t.data[this.id] : undefined; }
+  /** Row id of the tool card this row's subagent belongs to, -1 when none. */
+  get parent() { return this.t.parents[this.id]; }
+  /** Nesting depth (0: the main agent). */
+  get depth() { return this.t.depths[this.id]; }
+  /** A card's subagent rows shown nested under it. */
+  get kidsOpen() { return (this.t.flags[this.id] & F_KIDS) !== 0; }
+  set kidsOpen(x) { this.t.setFlag(this.id, F_KIDS, x); }
+  /** A card's subagent: { rows, tools, errors, inputTokens, outputTokens, costUsd } or undefined. */
+  get sub() { return this.t.subs.get(this.id); }
   /** How many pieces of each long text are shown (www/render.js), or undefined. */
   get shown() { return this.t.shown.get(this.id); }
   set shown(x) { this.t.shown.set(this.id, x); }
@@ -111,6 +134,9 @@ export class Transcript {
     this.kindCounts = Object.create(null); // merged entries by kind
     this.groupCounts = Object.create(null); // rows by filter group
     this.openCalls = new Map(); // toolUseId -> id of the card row still waiting for its result
+    this.cards = new Map(); // toolUseId -> id of its card row (subagents find their parent)
+    this.subs = new Map(); // card row id -> its subagent's counts
+    this.resultRows = []; // [row id, entry] of every counted result, in order (charts)
     this.lastEntry = null; // the last merged entry
     this.lastRow = -1; // and its row
     this.init = null;
@@ -142,6 +168,8 @@ export class Transcript {
     this.estVs = grow(Uint32Array, this.estVs);
     this.lines = grow(Int32Array, this.lines);
     this.batches = grow(Uint32Array, this.batches);
+    this.parents = grow(Int32Array, this.parents);
+    this.depths = grow(Uint8Array, this.depths);
   }
 
   /** Room for `n` rows in the columns at once (the worker says how many lines are coming):
@@ -172,6 +200,7 @@ export class Transcript {
   add(entries, lines, real) {
     const from = this.count;
     const changed = new Set();
+    this.touched = changed; // cards whose subagent counts change
     this.batch++;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i];
@@ -199,6 +228,8 @@ export class Transcript {
       this.lastRow = this.place(e, line, isReal, changed);
       this.lastEntry = e;
     }
+    this.touched = null;
+    for (const id of changed) if (id >= from) changed.delete(id);
     return { from, to: this.count, changed: [...changed] };
   }
 
@@ -220,7 +251,33 @@ export class Transcript {
     this.data.push(data);
     const name = KINDS[g];
     this.groupCounts[name] = (this.groupCounts[name] || 0) + 1;
+    const first = type === T_TOOL ? data.call || data.result : type === T_ENTRY ? data : data[0];
+    const pid = str(first?.parentToolUseId);
+    const parent = pid ? this.cards.get(pid) : undefined;
+    this.parents[id] = parent === undefined || parent === id ? -1 : parent;
+    this.depths[id] = parent === undefined ? 0 : Math.min(MAX_DEPTH, this.depths[parent] + 1);
+    if (parent !== undefined) this.countSub(id, type, data);
     return id;
+  }
+
+  /** Counts row `id` in its parent card's subagent (and the cards above it). */
+  countSub(id, type, data) {
+    for (let p = this.parents[id], hops = 0; p >= 0 && hops <= MAX_DEPTH; p = this.parents[p], hops++) {
+      let s = this.subs.get(p);
+      if (!s) this.subs.set(p, (s = { rows: 0, tools: 0, errors: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 }));
+      s.rows++;
+      if (type === T_TOOL) s.tools++;
+      this.vs[p]++;
+      this.touched?.add(p);
+    }
+  }
+
+  /** A subagent's tool error or result counted on its cards. */
+  addToSub(id, f) {
+    for (let p = this.parents[id], hops = 0; p >= 0 && hops <= MAX_DEPTH; p = this.parents[p], hops++) {
+      const s = this.subs.get(p);
+      if (s) { f(s); this.vs[p]++; this.touched?.add(p); }
+    }
   }
 
   place(e, line, realTs, changed) {
@@ -229,7 +286,10 @@ export class Transcript {
       case "tool_call": {
         const id = this.newRow(T_TOOL, { call: e, result: null }, line, real);
         const useId = str(e.toolUseId);
-        if (useId) this.openCalls.set(useId, id);
+        if (useId) {
+          this.openCalls.set(useId, id);
+          if (!this.cards.has(useId)) this.cards.set(useId, id);
+        }
         return id;
       }
       case "tool_result": {
@@ -241,9 +301,12 @@ export class Transcript {
           if (realTs) this.flags[open] |= F_RESULT_REAL;
           this.openCalls.delete(useId);
           this.touch(open, changed);
+          if (e.isError === true) this.addToSub(open, (s) => s.errors++);
           return open;
         }
-        return this.newRow(T_TOOL, { call: null, result: e }, line, real | (realTs ? F_RESULT_REAL : 0));
+        const id = this.newRow(T_TOOL, { call: null, result: e }, line, real | (realTs ? F_RESULT_REAL : 0));
+        if (e.isError === true) this.addToSub(id, (s) => s.errors++);
+        return id;
       }
       case "diff": {
         const prev = this.lastRow;
@@ -257,17 +320,42 @@ export class Transcript {
       case "init":
         this.init = e;
         break;
-      case "result":
-        this.result = e;
+      case "result": {
+        const call = e.subtype === "model_call";
+        if (!call || !this.result) this.result = e;
         this.results++;
+        let id;
+        if (call) id = this.note(e, line, real, changed);
+        else id = this.newRow(T_ENTRY, e, line, real);
         if (e.subtype !== "paperclip_runner_session_usage") {
           for (const k in this.sum) if (typeof e[k] === "number" && Number.isFinite(e[k])) this.sum[k] += e[k];
+          this.resultRows.push([id, e]);
+          this.addToSub(id, (s) => {
+            s.inputTokens += num(e.inputTokens);
+            s.outputTokens += num(e.outputTokens);
+            s.costUsd += num(e.costUsd);
+          });
         }
-        break;
+        return id;
+      }
+      case "system":
+        return this.note(e, line, real, changed);
       default:
         break;
     }
     return this.newRow(T_ENTRY, e, line, real);
+  }
+
+  /** Folds a notice into the notes row just before it (same subagent), or starts one. */
+  note(e, line, real, changed) {
+    const prev = this.lastRow;
+    if (prev >= 0 && prev === this.count - 1 && this.typeCode[prev] === T_NOTES && this.data[prev].length < NOTE_GROUP &&
+        str(this.data[prev][0].parentToolUseId) === str(e.parentToolUseId)) {
+      this.data[prev].push(e);
+      this.touch(prev, changed);
+      return prev;
+    }
+    return this.newRow(T_NOTES, [e], line, real);
   }
 
   /** Lower-cased text a search looks through for row `id` (cached until the row changes). */
@@ -283,6 +371,8 @@ export class Transcript {
       s = [str(c.name), str(r.toolName), safeJson(c.input), str(r.content), str(c.toolUseId || r.toolUseId)].join("\n");
     } else if (type === T_DIFF) {
       s = d.map((e) => str(e.text)).join("\n");
+    } else if (type === T_NOTES) {
+      s = d.map((e) => [str(e.kind), str(e.text), str(e.subtype)].join("\n")).join("\n");
     } else {
       s = [str(d.kind), str(d.text), str(d.model), str(d.sessionId), str(d.subtype)].join("\n");
     }
@@ -313,16 +403,61 @@ export function safeJson(v, indent) {
   }
 }
 
-/** Whether row `id` passes the kind filter (`enabled`: a Set of KINDS) and the search
- * (`q`: already trimmed and lower-cased). */
-export function passes(t, id, enabled, q) {
+/** Whether row `id` passes the kind filter (`enabled`: a Set of KINDS), the search (`q`:
+ * already trimmed and lower-cased) and the tool filter (`tool`: a tool name or ""). */
+export function passes(t, id, enabled, q, tool = "") {
+  if (tool) {
+    if (t.typeCode[id] !== T_TOOL) return false;
+    const d = t.data[id];
+    if (str(d.call?.name || d.result?.toolName) !== tool) return false;
+  }
   return enabled.has(KINDS[t.groupCode[id]]) && (!q || t.haystack(id).includes(q));
 }
 
-/** Row ids [from, count) passing the kind filter and search, appended to `into`. */
-export function filterRows(t, enabled, query, from = 0, into = []) {
+/** Where row `id` goes in an unsearched view: "top" (the main agent, or a subagent whose
+ * card is not in the transcript), "hidden" (a card above it has its subagent closed) or
+ * "nested" (every card above it is open: it belongs right after them). */
+export function placement(t, id) {
+  let p = t.parents[id];
+  if (p < 0) return "top";
+  for (let hops = 0; p >= 0 && hops <= MAX_DEPTH; p = t.parents[p], hops++) {
+    if ((t.flags[p] & F_KIDS) === 0) return "hidden";
+  }
+  return "nested";
+}
+
+/** The view: row ids passing the filters, in order. Unsearched, a subagent's rows are
+ * nested right after its card (and its earlier rows) when the card's subagent is open and
+ * left out when closed; searching or filtering by tool lists every match in line order. */
+export function filterRows(t, enabled, query, tool = "") {
   const q = query.trim().toLowerCase();
-  for (let i = from; i < t.count; i++) if (passes(t, i, enabled, q)) into.push(i);
+  const into = [];
+  if (q || tool) {
+    for (let i = 0; i < t.count; i++) if (passes(t, i, enabled, q, tool)) into.push(i);
+    return into;
+  }
+  let kids = null; // open card id -> its direct subagent rows
+  for (let i = 0; i < t.count; i++) {
+    const p = t.parents[i];
+    if (p >= 0 && (t.flags[p] & F_KIDS) !== 0) {
+      if (!kids) kids = new Map();
+      let k = kids.get(p);
+      if (!k) kids.set(p, (k = []));
+      k.push(i);
+    }
+  }
+  // Depth first without recursion (a hostile log may chain subagents deeply).
+  const stack = [];
+  for (let i = 0; i < t.count; i++) {
+    if (t.parents[i] >= 0) continue;
+    stack.push(i);
+    while (stack.length) {
+      const id = stack.pop();
+      if (passes(t, id, enabled, "")) into.push(id);
+      const k = kids && kids.get(id);
+      if (k) for (let j = k.length - 1; j >= 0; j--) stack.push(k[j]);
+    }
+  }
   return into;
 }
 

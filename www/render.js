@@ -3,9 +3,12 @@
 // fixed lists, never from entry data.
 import { renderMarkdown } from "./markdown.js";
 import { str, num, safeJson, fmtInt, fmtCost, groupOf, toolDuration } from "./model.js";
+import { inputDiff } from "./edits.js";
 import { ansiNodes, hasEscapes, stripEscapes, visibleControls } from "./text.js";
 
 const CLIP = 20000; // characters of plain text shown at first; "show more" adds PLAIN_STEP
+const FOLD_LINES = 12; // a notice longer than this (a prompt expansion) shows its first lines
+const FOLD_SHOWN = 3;
 const PLAIN_STEP = 100000;
 const MD_CLIP = 5000; // Markdown: parsing costs up to ~3 ms per 1,000 characters of hostile text
 const MD_STEP = 10000;
@@ -245,7 +248,9 @@ function toolCard(row, ctx) {
     d2.title = dur.from === "parser" ? "durationMs from the parser" : "from the timestamps of the call's and the result's lines";
     s.append(d2);
   }
-  if (str((call || res)?.parentToolUseId)) s.append(el("span", "badge sub", "subagent"));
+  if (str((call || res)?.parentToolUseId) && !(row.depth > 0)) s.append(el("span", "badge sub", "subagent"));
+  const sub = row.sub;
+  if (sub) s.append(subToggle(row, sub, ctx));
   const ln = lineLink(row);
   if (ln) s.append(ln);
   d.append(s);
@@ -255,8 +260,24 @@ function toolCard(row, ctx) {
     const body = el("div", "card-body");
     if (call) {
       const input = safeJson(call.input, 2);
-      body.append(label("input", () => input));
-      body.append(...pre(row, "input", input, "json", ctx));
+      const edit = inputDiff(call.name, call.input);
+      if (edit) {
+        // An edit reads as a diff; its JSON stays one click away.
+        body.append(label(`edit · ${edit.path || "file"}`, () => edit.lines.map((l) => l.text).join("\n")));
+        body.append(diffBody(edit.lines));
+        const raw = el("details", "raw-input");
+        raw.append(el("summary", "", "input as JSON"));
+        raw.addEventListener("toggle", () => {
+          if (raw.open && !raw.dataset.filled) {
+            raw.dataset.filled = "1";
+            raw.append(label("input", () => input), ...pre(row, "input", input, "json", ctx));
+          }
+        }, { once: false });
+        body.append(raw);
+      } else {
+        body.append(label("input", () => input));
+        body.append(...pre(row, "input", input, "json", ctx));
+      }
     }
     if (res) {
       const content = str(res.content);
@@ -292,7 +313,10 @@ function thinking(row, ctx) {
   const fill = () => {
     if (d.dataset.filled) return;
     d.dataset.filled = "1";
-    d.append(label("thinking", () => text), markdown(row, "text", text, ctx));
+    // The summary already says "thinking": the body has only its copy button.
+    const bar = el("div", "label");
+    bar.append(copyButton(() => text));
+    d.append(bar, markdown(row, "text", text, ctx));
   };
   if (row.open) fill();
   d.addEventListener("toggle", () => {
@@ -302,17 +326,127 @@ function thinking(row, ctx) {
   return d;
 }
 
+// Diff lines ({changeType, text}) coloured by their type.
+function diffBody(lines) {
+  const p = el("pre", "diff-body");
+  for (const e of lines) {
+    const t = str(e.changeType);
+    p.append(el("div", "d-" + (DIFF_TYPES.has(t) ? t : "context"), str(e.text) || " "));
+  }
+  return p;
+}
+
 function diff(row) {
   const box = el("div", "row diff");
   const first = row.entries[0] || {};
   box.append(meta(`diff · ${row.entries.length} line${row.entries.length === 1 ? "" : "s"}`, first, row));
-  const p = el("pre", "diff-body");
-  for (const e of row.entries) {
-    const t = str(e.changeType);
-    p.append(el("div", "d-" + (DIFF_TYPES.has(t) ? t : "context"), str(e.text) || " "));
-  }
-  box.append(p);
+  box.append(diffBody(row.entries));
   return box;
+}
+
+// A card's subagent: what it did, and the button that shows its rows nested under the card.
+function subToggle(row, sub, ctx) {
+  const b = el("button", "sub-toggle" + (row.kidsOpen ? " open" : ""));
+  b.type = "button";
+  const parts = [`${fmtInt(sub.rows)} row${sub.rows === 1 ? "" : "s"}`, `${fmtInt(sub.tools)} tool${sub.tools === 1 ? "" : "s"}`];
+  if (sub.errors) parts.push(`${fmtInt(sub.errors)} error${sub.errors === 1 ? "" : "s"}`);
+  if (sub.inputTokens || sub.outputTokens) parts.push(`${fmtInt(sub.inputTokens)} in · ${fmtInt(sub.outputTokens)} out`);
+  if (sub.costUsd) parts.push(fmtCost(sub.costUsd));
+  b.textContent = `${row.kidsOpen ? "▾" : "▸"} subagent · ${parts.join(" · ")}`;
+  b.title = row.kidsOpen ? "hide the subagent's rows" : "show the subagent's rows under this call";
+  b.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    if (ctx && ctx.toggleKids) ctx.toggleKids(row);
+  });
+  return b;
+}
+
+// One notice line of a notes row: a system text, or a model call's tokens.
+function noteText(e) {
+  if (str(e.kind) === "result") {
+    return `model call · in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)}` +
+      `${typeof e.cacheCreationTokens === "number" && e.cacheCreationTokens > 0 ? ` · cache writes ${fmtInt(e.cacheCreationTokens)}` : ""}` +
+      `${num(e.costUsd) ? " · " + fmtCost(e.costUsd) : ""}${str(e.text) ? " — " + str(e.text) : ""}`;
+  }
+  return str(e.text);
+}
+
+// A long notice (a skill's or slash command's expanded prompt) shows its first lines and
+// a button for the rest; a short one shows whole.
+function foldedText(row, key, text, ctx) {
+  const lines = text.split("\n", FOLD_LINES + 1);
+  if (lines.length <= FOLD_LINES) return pre(row, key, text, "plain", ctx);
+  const opened = row.shown && row.shown[key + ":all"];
+  if (opened) return pre(row, key, text, "plain", ctx);
+  const head = text.split("\n", FOLD_SHOWN).join("\n");
+  const p = el("pre", "plain folded");
+  p.append(...textNodes(head));
+  const total = text.split("\n").length;
+  const b = el("button", "more fold");
+  b.type = "button";
+  b.textContent = `show all ${fmtInt(total)} lines`;
+  b.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    row.shown = { ...(row.shown || {}), [key + ":all"]: 1 };
+    const full = pre(row, key, text, "plain", ctx);
+    for (const n of full) if (ctx && ctx.decorate) ctx.decorate(n);
+    p.replaceWith(...full);
+    b.remove();
+  });
+  return [p, b];
+}
+
+function compactLine(row, group, e, text, ctx, key = "text") {
+  const box = el("div", "row compact " + group);
+  box.append(el("span", "kind", group));
+  const body = el("div", "text");
+  body.append(...foldedText(row, key, text, ctx));
+  box.append(body);
+  const where = el("span", "where");
+  where.append(copyButton(() => text));
+  const ln = lineLink(row);
+  if (ln) where.append(ln);
+  box.append(where);
+  return box;
+}
+
+// Consecutive notices: one line when alone, else "N notices" that opens to all of them.
+function notes(row, ctx) {
+  const list = row.notes;
+  if (list.length === 1) {
+    const e = list[0];
+    return compactLine(row, str(e.kind) === "result" ? "usage" : "system", e, noteText(e), ctx);
+  }
+  const d = el("details", "row notes");
+  d.open = row.open;
+  const s = el("summary");
+  const calls = list.filter((e) => str(e.kind) === "result").length;
+  const n = list.length - calls;
+  const what = [n ? `${fmtInt(n)} system notice${n === 1 ? "" : "s"}` : "", calls ? `${fmtInt(calls)} model call${calls === 1 ? "" : "s"}` : ""].filter(Boolean).join(" · ");
+  s.append(el("span", "kind", "system"), el("span", "count", what));
+  s.append(el("span", "preview", oneLine(noteText(list[0]), 120)));
+  const ln = lineLink(row);
+  if (ln) s.append(ln);
+  d.append(s);
+  const fill = () => {
+    if (d.dataset.filled) return;
+    d.dataset.filled = "1";
+    const body = el("div", "notes-body");
+    list.forEach((e, i) => {
+      const line = el("div", "note" + (str(e.kind) === "result" ? " usage" : ""));
+      line.append(...foldedText(row, "n" + i, noteText(e), ctx));
+      body.append(line);
+    });
+    d.append(body);
+    if (ctx && ctx.decorate) ctx.decorate(body);
+  };
+  if (row.open) fill();
+  d.addEventListener("toggle", () => {
+    row.open = d.open;
+    if (d.open) fill();
+  });
+  return d;
 }
 
 function resultRow(row, ctx) {
@@ -345,6 +479,7 @@ function resultRow(row, ctx) {
 export function renderRow(row, ctx) {
   if (row.type === "tool") return toolCard(row, ctx);
   if (row.type === "diff") return diff(row);
+  if (row.type === "notes") return notes(row, ctx);
   const e = row.entry;
   const group = groupOf(row);
   switch (group) {
@@ -373,20 +508,9 @@ export function renderRow(row, ctx) {
       return resultRow(row, ctx);
     case "system":
     case "stderr":
-    case "stdout": {
+    case "stdout":
       // One compact log-like line: kind, text, where.
-      const box = el("div", "row compact " + group);
-      box.append(el("span", "kind", group));
-      const text = el("div", "text");
-      text.append(...pre(row, "text", str(e.text), "plain", ctx));
-      box.append(text);
-      const where = el("span", "where");
-      where.append(copyButton(() => str(e.text)));
-      const ln = lineLink(row);
-      if (ln) where.append(ln);
-      box.append(where);
-      return box;
-    }
+      return compactLine(row, group, e, str(e.text), ctx);
     default: {
       const box = el("div", "row other");
       box.append(meta(oneLine(e.kind, 40) || "entry", e, row));
@@ -407,6 +531,11 @@ export function estimateHeight(row, width) {
   };
   if (row.type === "tool") return row.open ? 160 : 38;
   if (row.type === "diff") return 44 + Math.min(row.entries.length, 2000) * 18;
+  if (row.type === "notes") {
+    const list = row.notes;
+    if (list.length === 1) return 8 + Math.min(lines(list[0].text), FOLD_LINES) * 18;
+    return row.open ? 40 + list.length * 20 : 36;
+  }
   const e = row.entry;
   switch (groupOf(row)) {
     case "thinking": return row.open ? 40 + lines(e.text) * 20 : 36;

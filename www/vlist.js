@@ -135,6 +135,11 @@ export class VirtualList {
 
   // --- changes ------------------------------------------------------------------------
   /** The whole view changed (filter, search, new log): start over at the top. */
+  /** The index of the first row on screen (0 when empty). */
+  firstVisible() {
+    return this.count ? this.heights.indexAt(this.V) : 0;
+  }
+
   reset(count) {
     for (const { el } of this.live.values()) { this.ro.unobserve(el); el.remove(); }
     this.live.clear();

@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import { root } from "./host.mjs";
 
 const modelUrl = pathToFileURL(process.env.MODEL ? resolve(process.env.MODEL) : resolve(root, "www/model.js")).href;
-const { Transcript, filterRows, groupOf, KINDS } = await import(modelUrl);
+const { Transcript, filterRows, placement, groupOf, KINDS } = await import(modelUrl);
 
 const ts = "2026-12-03T00:00:00.000Z";
 const rowsOf = (t) => Array.from({ length: t.count }, (_, id) => t.row(id));
@@ -66,7 +66,7 @@ test("a diff block holds at most 400 lines; a row between blocks starts a new on
   const d = (text) => ({ kind: "diff", ts, text });
   t.add(Array.from({ length: 401 }, (_, i) => d("+" + i)), []);
   t.add([{ kind: "system", ts, text: "s" }, d("+x")], []);
-  assert.deepEqual(rowsOf(t).map((r) => r.entries?.length ?? r.type), [400, 1, "entry", 1]);
+  assert.deepEqual(rowsOf(t).map((r) => r.entries?.length ?? r.type), [400, 1, "notes", 1]);
 });
 
 test("Row handles read and write the columns; equal ids are the same row", { skip: !!process.env.MODEL }, () => {
@@ -110,7 +110,49 @@ test("search: the cached haystack follows the row's changes; filters by group", 
   t.add([{ kind: "tool_call", ts, name: "Grep", input: { pattern: "GAMMA" }, toolUseId: "g" }], []);
   assert.deepEqual(filterRows(t, all, "gamma"), [3]);
   assert.deepEqual(filterRows(t, new Set(["stderr"]), ""), [1]);
-  assert.deepEqual(filterRows(t, all, "", 2), [2, 3]);
+  assert.deepEqual(filterRows(t, all, "", "Grep"), [3]); // the tool filter: that tool's cards
+  assert.deepEqual(filterRows(t, all, "gamma", "Bash"), []);
+});
+
+test("notices fold: consecutive system entries and model-call results make one notes row per run of them", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const sys = (text, extra = {}) => ({ kind: "system", ts, text, ...extra });
+  const call = { kind: "result", ts, subtype: "model_call", inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 };
+  t.add([sys("a"), sys("b"), call, { kind: "assistant", ts, text: "x" }, sys("c"), sys("d", { parentToolUseId: "other" })], []);
+  assert.deepEqual(rowsOf(t).map((r) => r.notes?.map((e) => e.text ?? e.subtype) ?? r.type), [["a", "b", "model_call"], "entry", ["c"], ["d"]]);
+  assert.deepEqual(t.groupCounts.system, 3);
+  assert.equal(t.sum.inputTokens, 10); // folded, still counted
+  assert.equal(t.resultRows.length, 1);
+  assert.deepEqual(filterRows(t, new Set(KINDS), "model_call"), [0]);
+});
+
+test("subagents: rows under a card are counted on it, hidden until it opens, then nested after it", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const sub = (id, e) => ({ ...e, ts, parentToolUseId: id });
+  t.add([
+    { kind: "tool_call", ts, name: "Task", input: {}, toolUseId: "A" },
+    { kind: "tool_call", ts, name: "Task", input: {}, toolUseId: "B" },
+    sub("A", { kind: "assistant", text: "a1" }),
+    sub("B", { kind: "assistant", text: "b1" }),
+    sub("A", { kind: "tool_call", name: "Task", input: {}, toolUseId: "A2" }),
+    sub("A2", { kind: "assistant", text: "nested deeper" }),
+    sub("A", { kind: "tool_result", toolUseId: "missing", content: "x", isError: true }),
+    { kind: "assistant", ts, text: "main" },
+    sub("unknown-card", { kind: "assistant", text: "stays on top" }),
+  ], []);
+  const all = new Set(KINDS);
+  const texts = (ids) => ids.map((id) => { const r = t.row(id); return r.entry?.text ?? r.call?.toolUseId ?? r.result?.toolUseId; });
+  assert.deepEqual(texts(filterRows(t, all, "")), ["A", "B", "main", "stays on top"]);
+  assert.deepEqual(t.row(0).sub, { rows: 4, tools: 2, errors: 1, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+  t.row(0).kidsOpen = true;
+  assert.deepEqual(texts(filterRows(t, all, "")), ["A", "a1", "A2", "missing", "B", "main", "stays on top"]);
+  t.row(4).kidsOpen = true; // A2, inside A
+  assert.deepEqual(texts(filterRows(t, all, "")), ["A", "a1", "A2", "nested deeper", "missing", "B", "main", "stays on top"]);
+  assert.deepEqual([t.row(2).depth, t.row(5).depth, t.row(7).depth], [1, 2, 0]);
+  assert.equal(placement(t, 3), "hidden"); // B is closed
+  assert.equal(placement(t, 5), "nested");
+  // A search lists every match in line order, closed subagents included.
+  assert.deepEqual(texts(filterRows(t, all, "b1")), ["b1"]);
 });
 
 test("kind strings are shared: each entry's own copy is replaced by one string", { skip: !!process.env.MODEL }, () => {

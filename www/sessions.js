@@ -1,0 +1,167 @@
+// The folder view: open a sessions directory (`~/.claude/projects`, `~/.codex/sessions`, a
+// folder of Paperclip run logs) through `<input webkitdirectory>`, list its logs, newest
+// first, with date, first prompt, size, tokens and cost; open one; search across them.
+// Nothing leaves the browser: files are read with the File API, and each one is parsed by
+// a parser worker of its own (the same host-shaped worker and parser file as the list, so
+// its totals are the ones the list's summary shows), one file at a time.
+//
+// Search reads each file's text in the page and counts case-insensitive matches, at most
+// SEARCH_BYTES of a file; files without a match are hidden while a search is on.
+import { ParserHost } from "./worker-client.js";
+import { str, num, fmtInt, fmtCost } from "./model.js";
+import { oneLine } from "./render.js";
+
+const LOG = /\.(jsonl|ndjson|log|txt|json)$/i;
+const SEARCH_BYTES = 64 * 1024 * 1024;
+const MAX_FILES = 5000;
+
+function html(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function when(ms) {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? d.toISOString().replace("T", " ").slice(0, 16) : "";
+}
+
+export class Sessions {
+  /** `root`: the panel; `open(file)`: shows one log in the list; `parserPath`: the parser. */
+  constructor(root, { open, parserPath, stateless }) {
+    this.root = root;
+    this.openLog = open;
+    this.parserPath = parserPath;
+    this.stateless = stateless;
+    this.items = [];
+    this.scanId = 0;
+    this.host = null;
+    this.query = "";
+    this.searchId = 0;
+    root.querySelector("#sessions-close").addEventListener("click", () => { root.hidden = true; });
+    let timer = 0;
+    root.querySelector("#sessions-search").addEventListener("input", (ev) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.search(ev.target.value), 250);
+    });
+  }
+
+  /** A directory's files (a FileList from `<input webkitdirectory>`). */
+  async show(files) {
+    const scan = ++this.scanId;
+    const logs = [...files].filter((f) => LOG.test(f.name) && f.size > 0);
+    logs.sort((a, b) => b.lastModified - a.lastModified);
+    const dropped = Math.max(0, logs.length - MAX_FILES);
+    this.items = logs.slice(0, MAX_FILES).map((file) => ({ file, path: file.webkitRelativePath || file.name, first: "", sum: null, matches: -1 }));
+    this.root.hidden = false;
+    const title = this.root.querySelector("#sessions-title");
+    const folder = (this.items[0]?.path || "").split("/")[0];
+    title.textContent = `${fmtInt(this.items.length)} logs${folder ? " in " + oneLine(folder, 80) : ""}${dropped ? ` (the newest ${fmtInt(MAX_FILES)}; ${fmtInt(dropped)} more not listed)` : ""}`;
+    this.root.querySelector("#sessions-search").value = "";
+    this.query = "";
+    this.render();
+    document.body.dataset.sessions = "scanning";
+    if (!this.host) {
+      this.host = new ParserHost(() => {});
+      await this.host.start(this.parserPath);
+    }
+    for (const item of this.items) {
+      if (scan !== this.scanId) return;
+      await this.scan(item);
+      this.renderItem(item);
+    }
+    if (scan === this.scanId) {
+      document.body.dataset.sessions = "done";
+      this.root.querySelector("#sessions-status").textContent = "";
+    }
+  }
+
+  /** Parses one file in the scan worker: its first user prompt and its totals. */
+  scan(item) {
+    return new Promise((resolve) => {
+      const sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, results: 0, entries: 0 };
+      this.root.querySelector("#sessions-status").textContent = `reading ${oneLine(item.path, 80)}…`;
+      this.host.parse({ blob: item.file }, { stateless: this.stateless }, {
+        opened() {},
+        entries: (entries, lines, msg) => {
+          for (const e of entries) {
+            if (!e || typeof e !== "object") continue;
+            sum.entries++;
+            if (!item.first && e.kind === "user" && !str(e.parentToolUseId) && str(e.text).trim()) item.first = str(e.text);
+            if (e.kind === "result" && e.subtype !== "paperclip_runner_session_usage") {
+              sum.results++;
+              for (const k of ["inputTokens", "outputTokens", "cachedTokens", "costUsd"]) sum[k] += num(e[k]);
+            }
+          }
+          if (msg.done) { item.sum = sum; resolve(); }
+        },
+        error: (reason) => { item.sum = { ...sum, error: str(reason) }; resolve(); },
+      });
+    });
+  }
+
+  render() {
+    const tbody = this.root.querySelector("#sessions-list");
+    tbody.replaceChildren();
+    for (const item of this.items) {
+      item.tr = html("tr");
+      this.renderItem(item);
+      tbody.append(item.tr);
+    }
+  }
+
+  renderItem(item) {
+    const tr = item.tr;
+    if (!tr) return;
+    tr.replaceChildren();
+    tr.hidden = this.query !== "" && item.matches === 0;
+    const s = item.sum;
+    const name = html("td", "name");
+    const b = html("button", "link", oneLine(item.path, 90));
+    b.type = "button";
+    b.title = "open this log";
+    b.addEventListener("click", () => this.openLog(item.file, item.path));
+    name.append(b);
+    tr.append(
+      html("td", "date", when(item.file.lastModified)),
+      name,
+      html("td", "prompt", item.first ? oneLine(item.first, 120) : s ? "—" : "…"),
+      html("td", "num", `${fmtInt(item.file.size / 1024)} KiB`),
+      html("td", "num", s ? `${fmtInt(s.inputTokens)} / ${fmtInt(s.outputTokens)}` : "…"),
+      html("td", "num", s ? fmtCost(s.costUsd) : "…"),
+      html("td", "num matches", this.query ? (item.matches < 0 ? "…" : fmtInt(item.matches)) : ""),
+    );
+  }
+
+  /** Counts the matches of `q` in every listed file; hides the files without one. */
+  async search(q) {
+    const query = q.trim().toLowerCase();
+    this.query = query;
+    const mine = ++this.searchId;
+    for (const item of this.items) item.matches = -1;
+    for (const item of this.items) this.renderItem(item);
+    if (!query) return;
+    document.body.dataset.sessionSearch = "running";
+    let files = 0;
+    let hits = 0;
+    for (const item of this.items) {
+      if (this.searchId !== mine) return;
+      let text = "";
+      try {
+        text = await item.file.slice(0, SEARCH_BYTES).text();
+      } catch (e) {
+        text = "";
+      }
+      const lower = text.toLowerCase();
+      let n = 0;
+      for (let at = lower.indexOf(query); at >= 0 && n < 100000; at = lower.indexOf(query, at + query.length)) n++;
+      item.matches = n;
+      if (n) { files++; hits += n; }
+      this.renderItem(item);
+    }
+    if (this.searchId !== mine) return;
+    this.root.querySelector("#sessions-status").textContent = `“${oneLine(q, 60)}”: ${fmtInt(hits)} matches in ${fmtInt(files)} of ${fmtInt(this.items.length)} logs`;
+    document.body.dataset.sessionSearch = "done";
+  }
+}
