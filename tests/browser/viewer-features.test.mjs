@@ -144,7 +144,7 @@ test("long code and long tables stay code and tables across the pieces of a long
 test("search highlights matches, steps through them and says when nothing matches", async () => {
   const { page, problems } = await echoPage();
   const lines = [];
-  for (let i = 0; i < 300; i++) lines.push(echo({ kind: i % 3 ? "system" : "assistant", text: `row ${i}${i % 50 === 7 ? " needle here, NEEDLE again" : ""}` }));
+  for (let i = 0; i < 300; i++) lines.push(echo({ kind: i % 3 ? "stdout" : "assistant", text: `row ${i}${i % 50 === 7 ? " needle here, NEEDLE again" : ""}` }));
   await paste(page, lines.join("\n"));
   await page.fill("#search", "needle");
   await page.waitForFunction(() => document.getElementById("match-pos").textContent === "6 matching rows");
@@ -172,7 +172,7 @@ test("search highlights matches, steps through them and says when nothing matche
 
 test("#L<n> opens the log at that line; every row links to itself", async () => {
   const lines = [];
-  for (let i = 0; i < 400; i++) lines.push(echo({ kind: "system", text: `line ${i + 1}` }));
+  for (let i = 0; i < 400; i++) lines.push(echo({ kind: "stdout", text: `line ${i + 1}` }));
   const { page, problems } = await openPage({ parser: ECHO_PARSER });
   await page.route((u) => u.pathname === "/dist/rows.jsonl", (r) => r.fulfill({ body: lines.join("\n"), contentType: "text/plain" }));
   await page.goto(`${serverUrl()}/www/?parser=dist/test-parser.js&log=dist/rows.jsonl#L321`);

@@ -105,11 +105,48 @@ export function expectedFromGolden(arrays) {
     if (i === 0 || merged[i - 1].kind !== "diff" || run >= 400) { diffRows++; run = 0; }
     run++;
   });
-  const others = merged.filter((e) => e.kind !== "diff" && e.kind !== "tool_call" && e.kind !== "tool_result").length;
+  // Consecutive notices (system entries, model-call results) of one agent fold into one row
+  // (www/model.js caps a group at 200).
+  const isNote = (e) => e.kind === "system" || (e.kind === "result" && e.subtype === "model_call");
+  let folded = 0;
+  let group = 0;
+  merged.forEach((e, i) => {
+    const prev = merged[i - 1];
+    if (isNote(e) && prev && isNote(prev) && (prev.parentToolUseId ?? "") === (e.parentToolUseId ?? "") && group < 200) {
+      folded++;
+      group++;
+    } else group = 1;
+  });
+  const others = merged.filter((e) => e.kind !== "diff" && e.kind !== "tool_call" && e.kind !== "tool_result").length - folded;
   const results = merged.filter((e) => e.kind === "result");
   const inits = merged.filter((e) => e.kind === "init");
+  // Which rows the list shows before any subagent is opened: a row whose first entry names
+  // (parentToolUseId) a tool call placed before it is nested under that card, closed.
+  const rowsSeen = [];
+  const callsOpen = new Map();
+  const cardIds = new Set();
+  let last = null; // the row the previous entry went to
+  for (const e of merged) {
+    const parent = e.parentToolUseId ?? "";
+    const push = (type) => { last = { type, first: e, n: 1, hidden: parent !== "" && cardIds.has(parent) && parent !== e.toolUseId }; rowsSeen.push(last); };
+    if (e.kind === "tool_call") {
+      push("tool");
+      if (e.toolUseId) { callsOpen.set(e.toolUseId, last); cardIds.add(e.toolUseId); }
+    } else if (e.kind === "tool_result" && e.toolUseId && callsOpen.has(e.toolUseId)) {
+      last = callsOpen.get(e.toolUseId);
+      callsOpen.delete(e.toolUseId);
+    } else if (e.kind === "tool_result") push("tool");
+    else if (e.kind === "diff" && last === rowsSeen[rowsSeen.length - 1] && last?.type === "diff" && last.n < 400) last.n++;
+    else if (e.kind === "diff") push("diff");
+    else if (isNote(e) && last === rowsSeen[rowsSeen.length - 1] && last?.type === "notes" && last.n < 200 && (last.first.parentToolUseId ?? "") === parent) last.n++;
+    else if (isNote(e)) push("notes");
+    else push(e.kind);
+  }
+  const shown = rowsSeen.filter((r) => !r.hidden);
   return {
     raw: flat.length, entries: merged.length, kinds, cards, diffRows, rows: cards + diffRows + others,
+    shownRows: shown.length, shownCards: shown.filter((r) => r.type === "tool").length, shownThinking: shown.filter((r) => r.type === "thinking").length,
+    resultRows: results.filter((r) => r.subtype !== "model_call").length,
     lastResult: results[results.length - 1] ?? null, lastInit: inits[inits.length - 1] ?? null,
     // The run's totals as the host's summary counts them (every result but its own session row).
     resultSum: results.length === 0 ? null : results
