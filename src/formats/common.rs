@@ -361,7 +361,22 @@ pub fn event_name(v: &Value) -> String {
     }
 }
 
-/// `key: value` for the first `n` short string/number/bool fields other than type/subtype.
+/// Keys whose values are ids, times or versions: a notice made of them says nothing
+/// ("system (uuid: …, timestamp: …)") and crowds out the names that would.
+fn bookkeeping(k: &str) -> bool {
+    let lower_end = |suffix: &str| k.len() > suffix.len() && k.ends_with(suffix);
+    matches!(k, "id" | "uuid" | "ts" | "timestamp" | "time" | "version" | "seq" | "cwd")
+        || lower_end("Id")
+        || lower_end("ID")
+        || lower_end("_id")
+        || lower_end("Uuid")
+        || lower_end("_uuid")
+        || lower_end("Timestamp")
+        || lower_end("_at")
+}
+
+/// `key: value` for the first `n` short string/number/bool fields other than type/subtype
+/// and bookkeeping (ids, times, versions).
 pub fn short_fields(v: &Value, n: usize) -> String {
     let Some(map) = v.as_object() else { return String::new() };
     let mut parts = Vec::new();
@@ -369,7 +384,7 @@ pub fn short_fields(v: &Value, n: usize) -> String {
         if parts.len() >= n {
             break;
         }
-        if k == "type" || k == "subtype" {
+        if k == "type" || k == "subtype" || bookkeeping(k) {
             continue;
         }
         let shown = match val {

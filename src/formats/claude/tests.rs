@@ -176,12 +176,13 @@ fn stateful_drops_exact_repeats_of_a_message() {
 #[test]
 fn unknown_types_are_named_not_dumped() {
     let out = parse_line(
-        r#"{"type":"zz_future","session_id":"s","uuid":"u","x":{"deep":1}}"#,
+        r#"{"type":"zz_future","session_id":"s","uuid":"u","x":{"deep":1},"teamName":"red","agentName":"scout"}"#,
         "t",
     );
+    // Ids and times say nothing: the names do (a row of ids only was clutter).
     assert_eq!(
         texts(&out),
-        vec![pair("system", "event: zz_future (session_id: s, uuid: u)")]
+        vec![pair("system", "event: zz_future (teamName: red, agentName: scout)")]
     );
     let mut out = Vec::new();
     parse(&v(r#"{"type":"zz_future"}"#), "", "t", None, &mut out);
