@@ -168,6 +168,23 @@ async function measure(r, { fix, shot = null }) {
     });
     await page.waitForTimeout(300);
     await box.asElement().screenshot({ path: shot });
+    // Ours: also the first of the host's diff cards (a row labelled by a file name: the
+    // host's card for our `diff` entries), scrolled to the top of the box.
+    const found = await page.evaluate(() => {
+      const h = [...document.querySelectorAll("span")].find((s) => /^Transcript \(\d+\)$/.test(s.textContent.trim()));
+      const scroller = h.parentElement.nextElementSibling;
+      const row = [...scroller.firstElementChild.children].find((r) => {
+        const label = r.querySelector('[class*="uppercase"]')?.textContent.trim() ?? "";
+        return /\.[a-z0-9]{1,5}$/i.test(label) && !/^(used|using|executed|executing)\b/i.test(label);
+      });
+      if (!row) return false;
+      scroller.scrollTop += row.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 8;
+      return true;
+    });
+    if (found && r.which === "ours") {
+      await page.waitForTimeout(300);
+      await box.asElement().screenshot({ path: shot.replace(/\.png$/, "-diff.png") });
+    }
   }
   await ctx.close();
   return { found: c.found, rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
