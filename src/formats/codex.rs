@@ -390,9 +390,13 @@ fn copy_sighting(state: &mut Option<&mut State>, k: u64) -> Option<bool> {
 /// The readable fallback for a Codex event nobody here knows: names it, never dumps it.
 fn unknown(ts: &str, label: &str, v: &Value) -> Entry {
     let mut text = format!("codex {label}");
+    // An item's id stays (its later events name it; the host's reader shows it too); other
+    // ids and times are left out by `short_fields`.
+    let id = common::nonempty_str(v, "id").map(|id| format!("id: {id}"));
     let details = common::short_fields(v, 3);
-    if !details.is_empty() {
-        let _ = write!(text, " ({details})");
+    let parts: Vec<&str> = id.as_deref().into_iter().chain(Some(details.as_str()).filter(|d| !d.is_empty())).collect();
+    if !parts.is_empty() {
+        let _ = write!(text, " ({})", common::join(&parts, ", "));
     }
     Entry::system(ts, text)
 }
