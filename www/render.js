@@ -76,6 +76,21 @@ function pieces(row, key, text, first, step, make, put, ctx) {
   return b;
 }
 
+// A <details> row whose body is built when it is first opened (`row.open` keeps it open
+// across renders): a closed card or block costs its summary only.
+function lazyBody(d, row, build) {
+  const fill = () => {
+    if (d.dataset.filled) return;
+    d.dataset.filled = "1";
+    build();
+  };
+  if (row.open) fill();
+  d.addEventListener("toggle", () => {
+    row.open = d.open;
+    if (d.open) fill();
+  });
+}
+
 /** A copy button; `text()` gives what to copy (the whole text, not the part shown). */
 export function copyButton(text, what = "copy") {
   const b = el("button", "copy", what);
@@ -254,9 +269,7 @@ function toolCard(row, ctx) {
   const ln = lineLink(row);
   if (ln) s.append(ln);
   d.append(s);
-  const fill = () => {
-    if (d.dataset.filled) return;
-    d.dataset.filled = "1";
+  lazyBody(d, row, () => {
     const body = el("div", "card-body");
     if (call) {
       const input = safeJson(call.input, 2);
@@ -289,11 +302,6 @@ function toolCard(row, ctx) {
     const id = str(call?.toolUseId || res?.toolUseId);
     if (id) body.append(el("div", "ids", "toolUseId " + id));
     d.append(body);
-  };
-  if (row.open) fill();
-  d.addEventListener("toggle", () => {
-    row.open = d.open;
-    if (d.open) fill();
   });
   return d;
 }
@@ -310,18 +318,11 @@ function thinking(row, ctx) {
   const ln = lineLink(row);
   if (ln) s.append(ln);
   d.append(s);
-  const fill = () => {
-    if (d.dataset.filled) return;
-    d.dataset.filled = "1";
+  lazyBody(d, row, () => {
     // The summary already says "thinking": the body has only its copy button.
     const bar = el("div", "label");
     bar.append(copyButton(() => text));
     d.append(bar, markdown(row, "text", text, ctx));
-  };
-  if (row.open) fill();
-  d.addEventListener("toggle", () => {
-    row.open = d.open;
-    if (d.open) fill();
   });
   return d;
 }
@@ -429,9 +430,7 @@ function notes(row, ctx) {
   const ln = lineLink(row);
   if (ln) s.append(ln);
   d.append(s);
-  const fill = () => {
-    if (d.dataset.filled) return;
-    d.dataset.filled = "1";
+  lazyBody(d, row, () => {
     const body = el("div", "notes-body");
     list.forEach((e, i) => {
       const line = el("div", "note" + (str(e.kind) === "result" ? " usage" : ""));
@@ -440,11 +439,6 @@ function notes(row, ctx) {
     });
     d.append(body);
     if (ctx && ctx.decorate) ctx.decorate(body);
-  };
-  if (row.open) fill();
-  d.addEventListener("toggle", () => {
-    row.open = d.open;
-    if (d.open) fill();
   });
   return d;
 }

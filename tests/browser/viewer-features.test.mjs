@@ -10,23 +10,11 @@ import { readFileSync } from "node:fs";
 import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
 import { ECHO_PARSER, XSS, richLog, sweepRows } from "./viewer-helpers.mjs";
 
-const { openPage, cspViolations, waitState, kindCounts, shot, paste } = viewerSession(test);
+const { openPage, waitState, kindCounts, shot, paste, echoPage, clean } = viewerSession(test);
 const echo = (...entries) => JSON.stringify({ echo: entries });
 const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
 const at = (ms) => new Date(T0 + ms).toISOString();
 
-async function echoPage(opts = {}) {
-  const p = await openPage({ parser: ECHO_PARSER, ...opts });
-  await p.page.goto(`${serverUrl()}/www/?parser=dist/test-parser.js${opts.hash || ""}`);
-  await p.page.waitForFunction(() => document.body.dataset.parser === "ready");
-  return p;
-}
-
-async function clean(page, problems) {
-  assert.deepEqual(problems, []);
-  assert.deepEqual(await cspViolations(page), []);
-  await page.close();
-}
 
 test("Markdown is CommonMark (markdown-it) built as DOM, HTML stays text", async () => {
   const { page, problems } = await echoPage();

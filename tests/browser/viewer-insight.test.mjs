@@ -9,26 +9,12 @@ import { mkdtempSync, writeFileSync, copyFileSync, rmSync, utimesSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
-import { ECHO_PARSER } from "./viewer-helpers.mjs";
 import { root } from "../js/host.mjs";
 
-const { openPage, cspViolations, waitState, shot, paste } = viewerSession(test);
+const { openPage, waitState, shot, paste, echoPage, clean } = viewerSession(test);
 const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
 const at = (ms) => new Date(T0 + ms).toISOString();
 const line = (ms, ...entries) => JSON.stringify({ timestamp: at(ms), echo: entries });
-
-async function echoPage() {
-  const p = await openPage({ parser: ECHO_PARSER });
-  await p.page.goto(`${serverUrl()}/www/?parser=dist/test-parser.js`);
-  await p.page.waitForFunction(() => document.body.dataset.parser === "ready");
-  return p;
-}
-
-async function clean(page, problems) {
-  assert.deepEqual(problems, []);
-  assert.deepEqual(await cspViolations(page), []);
-  await page.close();
-}
 
 const listTexts = (page) => page.$$eval("#list .vl-row", (rows) =>
   rows.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top).map((r) => ({ text: r.textContent, nested: r.classList.contains("nested") })));

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { launch } from "./chromium.mjs";
 import { root } from "../js/host.mjs";
 import { startViewerServer } from "../../www/serve.mjs";
-import { CSP_PROBE } from "./viewer-helpers.mjs";
+import assert from "node:assert/strict";
+import { CSP_PROBE, ECHO_PARSER } from "./viewer-helpers.mjs";
 
 /** Where screenshots go: tests/screenshots-tmp/ (ignored by git) unless VIEWER_SCREENSHOTS
  * names another folder (docs/screenshots refreshes the docs' pictures); "0": none. */
@@ -87,5 +88,20 @@ export function viewerSession(test) {
     await frames(page);
   }
 
-  return { openPage, cspViolations, waitState, kindCounts, shot, paste, openSome };
+  /** A page with the echo parser (viewer-helpers.mjs) loaded and ready; opts.hash: a #L… */
+  async function echoPage(opts = {}) {
+    const p = await openPage({ parser: ECHO_PARSER, ...opts });
+    await p.page.goto(`${server.url}/www/?parser=dist/test-parser.js${opts.hash || ""}`);
+    await p.page.waitForFunction(() => document.body.dataset.parser === "ready");
+    return p;
+  }
+
+  /** No console error, no CSP violation; closes the page. */
+  async function clean(page, problems) {
+    assert.deepEqual(problems, []);
+    assert.deepEqual(await cspViolations(page), []);
+    await page.close();
+  }
+
+  return { openPage, cspViolations, waitState, kindCounts, shot, paste, openSome, echoPage, clean };
 }
