@@ -191,7 +191,7 @@ fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
         cached_tokens: r,
         cache_creation_tokens: Some(w),
         cost_usd: cents_clean(c),
-        subtype: "model_call".owned(),
+        subtype: common::MODEL_CALL.owned(),
         is_error: false,
         errors: Vec::new(),
     })

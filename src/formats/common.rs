@@ -266,6 +266,11 @@ fn error_text_at(v: &Value, depth: usize) -> Option<String> {
     }
 }
 
+/// The `subtype` of a `result` that carries one model call's tokens (a session file's or a
+/// rollout's, which state no run total): the host sums it like any result; viewers may fold
+/// it with the notices (www/model.js).
+pub const MODEL_CALL: &str = "model_call";
+
 /// A reply without OpenClaw's leading delivery directives (`[[reply_to_current]]`,
 /// `[[reply_to:<id>]]`, `[[audio_as_voice]]`): the gateway reads them off the reply to route
 /// it and the person never sees them. Only at the start, only these tags, and the space after.

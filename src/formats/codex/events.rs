@@ -395,21 +395,19 @@ fn duration_ms(msg: &Value) -> Option<u64> {
 /// `total_token_usage`, read alone or not. The flat legacy shape stays a notice, its
 /// tokens counted by the next `task_complete` (stateful).
 fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
-    let (text, total, call) = match msg.get("info") {
+    // (session total, the call's own usage, the flat legacy shape)
+    let (total, mut call, flat) = match msg.get("info") {
         Some(Value::Null) => return,
-        Some(info) => {
-            let total = info.get("total_token_usage").map(Usage::from_value).unwrap_or_default();
-            let last = info.get("last_token_usage").map(Usage::from_value);
-            let shown = last.unwrap_or(total);
-            (format!("tokens: {} · session total {}", shown.text(), num_text(total.total)), total, last)
-        }
+        Some(info) => (
+            info.get("total_token_usage").map(Usage::from_value).unwrap_or_default(),
+            info.get("last_token_usage").map(Usage::from_value),
+            false,
+        ),
         None if msg.get("input_tokens").is_some() || msg.get("output_tokens").is_some() => {
-            let u = Usage::from_value(msg);
-            (format!("tokens: {}", u.text()), u, None)
+            (Usage::from_value(msg), None, true)
         }
         None => return,
     };
-    let mut call = call;
     if let Some(st) = state {
         if st.usage == Some(total) {
             return; // the same count again
@@ -432,16 +430,22 @@ fn token_count(msg: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<E
             st.reported = total;
         }
     }
+    let text = |u: Usage| {
+        if flat {
+            format!("tokens: {}", u.text())
+        } else {
+            format!("tokens: {} · session total {}", u.text(), num_text(total.total))
+        }
+    };
     match call {
         Some(u) => {
-            let text = format!("tokens: {} · session total {}", u.text(), num_text(total.total));
-            let mut e = result_entry(ts, &text, u, false, Vec::new());
+            let mut e = result_entry(ts, &text(u), u, false, Vec::new());
             if let Entry::Result { subtype, .. } = &mut e {
-                *subtype = "model_call".owned();
+                *subtype = common::MODEL_CALL.owned();
             }
             out.emit(e)
         }
-        None => out.emit(Entry::system(ts, text)),
+        None => out.emit(Entry::system(ts, text(total))),
     }
 }
 

@@ -143,7 +143,7 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
         // OpenClaw's gateway writes its own notices into the transcript as assistant
         // messages (`model: "gateway-injected"`, `"delivery-mirror"`): the model did not say
         // them. A failure ("⚠️ Agent failed before reply: No API key found…") is an error.
-        "assistant" if matches!(str_of(m, "model"), Some("gateway-injected" | "delivery-mirror")) => {
+        "assistant" if from_gateway(m) => {
             let text = common::content_text(m.get("content").unwrap_or(&Value::Null));
             let text = text.trim();
             if text.is_empty() {
@@ -301,19 +301,25 @@ fn bash_execution(m: &Value, ts: &str, out: &mut Vec<Entry>) {
     ));
 }
 
+/// An assistant message OpenClaw's gateway wrote itself (`model: "gateway-injected"`,
+/// `"delivery-mirror"`), not the model.
+fn from_gateway(m: &Value) -> bool {
+    matches!(str_of(m, "model"), Some("gateway-injected" | "delivery-mirror"))
+}
+
 /// One assistant message's usage as a `result` (subtype `model_call`), for session files;
 /// `None` for other roles, messages without usage and the gateway's own notices.
 fn call_result(m: &Value, ts: &str) -> Option<Entry> {
     if str_of(m, "role") != Some("assistant")
         || m.get("usage").is_none()
-        || matches!(str_of(m, "model"), Some("gateway-injected" | "delivery-mirror"))
+        || from_gateway(m)
     {
         return None;
     }
     let mut r = run_result(core::slice::from_ref(m), ts)?;
     if let Entry::Result { subtype, is_error, errors, .. } = &mut r {
         // The message's stop notice already says how it ended.
-        *subtype = "model_call".owned();
+        *subtype = common::MODEL_CALL.owned();
         *is_error = false;
         errors.clear();
     }
