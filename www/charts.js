@@ -18,7 +18,7 @@
 // Drawn when the panel is open: once the parse is done, and at most once a second while it
 // runs. The data is gathered in one pass over the rows.
 import { str, num, fmtInt, fmtCost, toolDuration, groupOf } from "./model.js";
-import { fmtDuration, oneLine } from "./render.js";
+import { el, fmtDuration, oneLine } from "./render.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const W = 720;
@@ -39,13 +39,6 @@ function tip(node, text) {
   t.textContent = text;
   node.append(t);
   return node;
-}
-
-function html(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 function realTime(row, e) {
@@ -109,10 +102,10 @@ export function runStats(t) {
 
 function totals(t, st) {
   const s = t.sum;
-  const box = html("div", "totals");
+  const box = el("div", "totals");
   const cell = (label, value, cls) => {
-    const c = html("div", "total" + (cls ? " " + cls : ""));
-    c.append(html("span", "v", value), html("span", "l", label));
+    const c = el("div", "total" + (cls ? " " + cls : ""));
+    c.append(el("span", "v", value), el("span", "l", label));
     box.append(c);
   };
   cell("input tokens", fmtInt(s.inputTokens));
@@ -128,11 +121,11 @@ function totals(t, st) {
 }
 
 function cumulative(st, jump) {
-  const fig = html("figure", "chart cum");
-  fig.append(html("figcaption", "", "cumulative tokens and cost over the run's results"));
+  const fig = el("figure", "chart cum");
+  fig.append(el("figcaption", "", "cumulative tokens and cost over the run's results"));
   const pts = st.points;
   if (!pts.length) {
-    fig.append(html("p", "muted", "No result in this log states tokens or cost."));
+    fig.append(el("p", "muted", "No result in this log states tokens or cost."));
     return fig;
   }
   const H = 150;
@@ -172,11 +165,11 @@ function cumulative(st, jump) {
 }
 
 function toolBars(st, onTool) {
-  const fig = html("figure", "chart bars");
-  fig.append(html("figcaption", "", "time per tool (click a bar: only that tool's cards)"));
+  const fig = el("figure", "chart bars");
+  fig.append(el("figcaption", "", "time per tool (click a bar: only that tool's cards)"));
   const all = [...st.tools.entries()];
   if (!all.length) {
-    fig.append(html("p", "muted", "No tool calls."));
+    fig.append(el("p", "muted", "No tool calls."));
     return fig;
   }
   const byTime = all.some(([, s]) => s.ms > 0);
@@ -201,16 +194,16 @@ function toolBars(st, onTool) {
     g.append(bar);
   });
   fig.append(g);
-  if (all.length > shown.length) fig.append(html("p", "muted", `${fmtInt(all.length - shown.length)} more tools with less ${byTime ? "time" : "calls"}.`));
-  if (!byTime) fig.append(html("p", "muted", "No tool durations in this log: bars count calls."));
+  if (all.length > shown.length) fig.append(el("p", "muted", `${fmtInt(all.length - shown.length)} more tools with less ${byTime ? "time" : "calls"}.`));
+  if (!byTime) fig.append(el("p", "muted", "No tool durations in this log: bars count calls."));
   return fig;
 }
 
 function timeline(st, jump) {
-  const fig = html("figure", "chart timeline");
-  fig.append(html("figcaption", "", "timeline: tool calls by lane, user turns as marks (click a span: its card)"));
+  const fig = el("figure", "chart timeline");
+  fig.append(el("figcaption", "", "timeline: tool calls by lane, user turns as marks (click a span: its card)"));
   if (!st.spans.length || !(st.last > st.first)) {
-    fig.append(html("p", "muted", "This log has no timestamps on its lines: no timeline."));
+    fig.append(el("p", "muted", "This log has no timestamps on its lines: no timeline."));
     return fig;
   }
   let spans = st.spans;

@@ -327,8 +327,7 @@ export class Transcript {
         let id;
         if (call) id = this.note(e, line, real, changed);
         else id = this.newRow(T_ENTRY, e, line, real);
-        if (e.subtype !== "paperclip_runner_session_usage") {
-          for (const k in this.sum) if (typeof e[k] === "number" && Number.isFinite(e[k])) this.sum[k] += e[k];
+        if (countResult(this.sum, e)) {
           this.resultRows.push([id, e]);
           this.addToSub(id, (s) => {
             s.inputTokens += num(e.inputTokens);
@@ -379,6 +378,17 @@ export class Transcript {
     this.hay[id] = s = s.toLowerCase();
     return s;
   }
+}
+
+const SUM_KEYS = ["inputTokens", "outputTokens", "cachedTokens", "cacheCreationTokens", "costUsd"];
+
+/** The host's run summary: adds result `e`'s tokens and cost to the fields `sum` has, unless
+ * it is the host's own `paperclip_runner_session_usage` row; returns whether it counted.
+ * (docs/entries.md says what each field means.) */
+export function countResult(sum, e) {
+  if (e.subtype === "paperclip_runner_session_usage") return false;
+  for (const k of SUM_KEYS) if (k in sum && typeof e[k] === "number" && Number.isFinite(e[k])) sum[k] += e[k];
+  return true;
 }
 
 /** A tool card's duration: {ms, from: "parser" | "ts"} or null. The parser's durationMs

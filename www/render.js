@@ -16,7 +16,8 @@ const DIFF_TYPES = new Set(["add", "remove", "context", "hunk", "file_header", "
 const BRIEF_KEYS = ["command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path", "path", "dir_path",
   "pattern", "query", "url", "description", "prompt", "skill", "name"];
 
-function el(tag, cls, text) {
+/** An element with a fixed class list and, when given, text (never HTML). */
+export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;

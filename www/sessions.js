@@ -8,19 +8,12 @@
 // Search reads each file's text in the page and counts case-insensitive matches, at most
 // SEARCH_BYTES of a file; files without a match are hidden while a search is on.
 import { ParserHost } from "./worker-client.js";
-import { str, num, fmtInt, fmtCost } from "./model.js";
-import { oneLine } from "./render.js";
+import { str, fmtInt, fmtCost, countResult } from "./model.js";
+import { el, oneLine } from "./render.js";
 
 const LOG = /\.(jsonl|ndjson|log|txt|json)$/i;
 const SEARCH_BYTES = 64 * 1024 * 1024;
 const MAX_FILES = 5000;
-
-function html(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function when(ms) {
   const d = new Date(ms);
@@ -89,10 +82,7 @@ export class Sessions {
             if (!e || typeof e !== "object") continue;
             sum.entries++;
             if (!item.first && e.kind === "user" && !str(e.parentToolUseId) && str(e.text).trim()) item.first = str(e.text);
-            if (e.kind === "result" && e.subtype !== "paperclip_runner_session_usage") {
-              sum.results++;
-              for (const k of ["inputTokens", "outputTokens", "cachedTokens", "costUsd"]) sum[k] += num(e[k]);
-            }
+            if (e.kind === "result" && countResult(sum, e)) sum.results++;
           }
           if (msg.done) { item.sum = sum; resolve(); }
         },
@@ -105,7 +95,7 @@ export class Sessions {
     const tbody = this.root.querySelector("#sessions-list");
     tbody.replaceChildren();
     for (const item of this.items) {
-      item.tr = html("tr");
+      item.tr = el("tr");
       this.renderItem(item);
       tbody.append(item.tr);
     }
@@ -117,20 +107,20 @@ export class Sessions {
     tr.replaceChildren();
     tr.hidden = this.query !== "" && item.matches === 0;
     const s = item.sum;
-    const name = html("td", "name");
-    const b = html("button", "link", oneLine(item.path, 90));
+    const name = el("td", "name");
+    const b = el("button", "link", oneLine(item.path, 90));
     b.type = "button";
     b.title = "open this log";
     b.addEventListener("click", () => this.openLog(item.file, item.path));
     name.append(b);
     tr.append(
-      html("td", "date", when(item.file.lastModified)),
+      el("td", "date", when(item.file.lastModified)),
       name,
-      html("td", "prompt", item.first ? oneLine(item.first, 120) : s ? "—" : "…"),
-      html("td", "num", `${fmtInt(item.file.size / 1024)} KiB`),
-      html("td", "num", s ? `${fmtInt(s.inputTokens)} / ${fmtInt(s.outputTokens)}` : "…"),
-      html("td", "num", s ? fmtCost(s.costUsd) : "…"),
-      html("td", "num matches", this.query ? (item.matches < 0 ? "…" : fmtInt(item.matches)) : ""),
+      el("td", "prompt", item.first ? oneLine(item.first, 120) : s ? "—" : "…"),
+      el("td", "num", `${fmtInt(item.file.size / 1024)} KiB`),
+      el("td", "num", s ? `${fmtInt(s.inputTokens)} / ${fmtInt(s.outputTokens)}` : "…"),
+      el("td", "num", s ? fmtCost(s.costUsd) : "…"),
+      el("td", "num matches", this.query ? (item.matches < 0 ? "…" : fmtInt(item.matches)) : ""),
     );
   }
 
