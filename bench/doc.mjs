@@ -1,11 +1,11 @@
-// Writes a generated block into docs/bench.md between `<!-- bench:NAME:begin -->` and
+// Writes a generated block into docs/bench.md (or another file under docs/) between `<!-- bench:NAME:begin -->` and
 // `<!-- bench:NAME:end -->`, leaving the hand-written text around it alone.
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./lib.mjs";
 
-export function writeDocSection(name, md) {
-  const file = join(root, "docs", "bench.md");
+export function writeDocSection(name, md, docName = "bench.md") {
+  const file = join(root, "docs", docName);
   const begin = `<!-- bench:${name}:begin -->`;
   const end = `<!-- bench:${name}:end -->`;
   mkdirSync(join(root, "docs"), { recursive: true });

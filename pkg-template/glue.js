@@ -251,6 +251,64 @@ function parseLines(lines, ts, options) {
   return linesFallback(list, tsOf);
 }
 
+// Whole lines at once, for viewers of big logs (parseBatch): text is complete lines joined
+// by "\n", as a string or as UTF-8 bytes (a Uint8Array, e.g. a slice of a file read as
+// bytes: written into the wasm as they are, never decoded and encoded again); ts one string, or an array with one per line; options.recordTs: a JSON record's
+// own RFC 3339 `timestamp` wins; options.json: the answer as JSON text (to post to another
+// thread as one string, not cloned object by object). Answers { count, lines, entries }:
+// count lines read, lines[k] the index of the line entries[k] came from. handleOf(w): a stateful parser's handle in
+// instance w, or null to read each line alone; lineOf(line, ts): the same one line at a time,
+// used when the batch call fails (a trap) or the wasm has none (the per-runtime entries).
+function alBatch(handleOf, lineOf, text, ts, options) {
+  var bytes = text instanceof Uint8Array ? text : null;
+  var t = bytes ? "" : alText(text), flags = 0, json = false, st = "";
+  try {
+    if (options && options.recordTs === true) flags = 2;
+    json = !!(options && options.json === true);
+    if (Array.isArray(ts)) {
+      flags |= 1;
+      st = ts.map(function (s) { return alText(s).replace(/\n/g, " "); }).join("\n");
+    } else st = alText(ts);
+  } catch (e) { /* a hostile argument: one empty ts */ }
+  var out;
+  try {
+    var w = alInstance();
+    if (typeof w.x.al_parse_batch === "function") {
+      var h = handleOf ? handleOf(w) : 0;
+      var n;
+      if (bytes) {
+        var eb = alEncoder.encode(st);
+        var at = w.x.al_input(bytes.length + eb.length); // may grow memory: read the buffer after
+        var m = new Uint8Array(w.x.memory.buffer, at, bytes.length + eb.length);
+        m.set(bytes);
+        m.set(eb, bytes.length);
+        n = [bytes.length, eb.length];
+      } else n = alWrite2(w, t, st);
+      out = alRead(w, w.x.al_parse_batch(h, n[0], n[1], flags));
+      alTrim(w);
+      return json ? out : JSON.parse(out);
+    }
+  } catch (e) {
+    alRethrowNoWasm(e);
+    alDropInstance();
+  }
+  // One line at a time (given times only: a record's own time needs the batch call).
+  if (bytes) t = new TextDecoder().decode(bytes);
+  var list = t.split("\n"), at = [], entries = [];
+  if (list.length && list[list.length - 1] === "") list.pop();
+  var stamps = flags & 1 ? st.split("\n") : null;
+  for (var i = 0; i < list.length; i++) {
+    var r = lineOf(list[i], stamps ? stamps[i] || "" : st);
+    for (var k = 0; k < r.length; k++) { entries.push(r[k]); at.push(i); }
+  }
+  out = { count: list.length, lines: at, entries: entries };
+  return json ? JSON.stringify(out) : out;
+}
+
+function parseBatch(text, ts, options) {
+  return alBatch(null, parseStdoutLine, text, ts, options);
+}
+
 function linesFallback(list, tsOf) {
   var out = [];
   var p = createStdoutParser();
@@ -305,14 +363,18 @@ function createStdoutParser(options) {
   // A chunk that ends between the two halves of a surrogate pair (a non-BMP character such
   // as an emoji, cut by whoever split the stream) keeps its high half for the next chunk.
   var carry = "";
-  function feed(mode, text, ts) {
-    var w = alInstance();
+  function handle(w) {
     if (cell.g !== w.gen) {
       cell.h = alNewHandle(w, format);
       cell.g = w.gen;
     }
+    return cell.h;
+  }
+  function feed(mode, text, ts) {
+    var w = alInstance();
+    var h = handle(w);
     var n = alWrite2(w, text, ts);
-    return JSON.parse(alRead(w, w.x.al_parser_feed(cell.h, mode, n[0], n[1])));
+    return JSON.parse(alRead(w, w.x.al_parser_feed(h, mode, n[0], n[1])));
   }
   var parser = {
     parseLine: function (line, ts) {
@@ -363,7 +425,13 @@ function createStdoutParser(options) {
     // is garbage-collected). The parser can still be used: it starts over.
     dispose: function () {
       alFree(cell);
+    },
+//@@BATCH_BEGIN
+    // Whole lines at once through this parser (alBatch).
+    parseBatch: function (text, ts, options) {
+      return alBatch(handle, parser.parseLine, text, ts, options);
     }
+//@@BATCH_END
   };
   if (alRegistry !== null) alRegistry.register(parser, cell);
   return parser;

@@ -144,12 +144,36 @@ export interface StdoutParser {
   dispose(): void;
 }
 
+/** The npm entries' stateful parser (the host's ui-parser files have no `parseBatch`). */
+export interface StdoutParserWithBatch extends StdoutParser {
+  /** Whole lines at once through this parser: what `parseLine` gives for each, with the line
+   * each entry came from (see {@link parseBatch}). */
+  parseBatch(text: string | Uint8Array, ts?: string | readonly string[], options?: ParseBatchOptions & { json?: false }): ParsedBatch;
+  parseBatch(text: string | Uint8Array, ts: string | readonly string[] | undefined, options: ParseBatchOptions & { json: true }): string;
+}
+
+export interface ParseBatchOptions {
+  /** A line that is a JSON record with its own RFC 3339 top-level `timestamp` gets that time
+   * instead of the one given (default false). */
+  recordTs?: boolean;
+  /** Answer the JSON text of the {@link ParsedBatch} instead of objects: one string to post
+   * to another thread, instead of a structured clone of every entry (default false). */
+  json?: boolean;
+}
+/** The entries of a batch and, for each, the 0-based index of the line it came from. */
+export interface ParsedBatch {
+  /** How many lines the text held. */
+  count: number;
+  lines: number[];
+  entries: TranscriptEntry[];
+}
+
 /** Throws a TypeError when `line` or `ts` is not a string (the host's ui-parser files never
  * throw: there a line they cannot use is a `stdout` entry). */
 export declare function parseStdoutLine(line: string, ts: string): TranscriptEntry[];
 /** A stateful parser. In this entry, wrong argument types throw a TypeError, a call after
  * `dispose()` throws, and the parser also has `[Symbol.dispose]` (so `using` disposes it). */
-export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParser;
+export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParserWithBatch;
 export interface InitOptions {
   /** Where the wasm comes from: a URL (fetched), a `Response`, its bytes, or a compiled
    * `WebAssembly.Module`. Default: the inlined wasm, or `agentlines.wasm` beside
@@ -173,5 +197,12 @@ export interface ParseLogOptions {
 export declare function parseLog(text: string, ts: string, options?: ParseLogOptions): TranscriptEntry[];
 /** Lines (no embedded newlines) with one `ts` for all, or one per line. */
 export declare function parseLines(lines: readonly string[], ts: string | readonly string[], options?: ParseLogOptions): TranscriptEntry[];
+/** Whole lines at once, for viewers of big logs read in slices: `text` is complete lines
+ * joined by `"\n"` (a final newline is optional), as a string or as UTF-8 bytes (a slice of
+ * a file read as bytes goes into the wasm as it is), `ts` one time for all of them or one per
+ * line. Each line is read alone, exactly as {@link parseStdoutLine} reads it (a stateful
+ * parser's `parseBatch` carries its state across batches), in one crossing into the wasm. */
+export declare function parseBatch(text: string | Uint8Array, ts?: string | readonly string[], options?: ParseBatchOptions & { json?: false }): ParsedBatch;
+export declare function parseBatch(text: string | Uint8Array, ts: string | readonly string[] | undefined, options: ParseBatchOptions & { json: true }): string;
 /** Calls a core function by name (src/api.rs); throws the core's error message. */
 export declare function call(name: string, ...args: unknown[]): unknown;

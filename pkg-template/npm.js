@@ -60,6 +60,10 @@ exports.createStdoutParser = function createStdoutParser(options) {
       live("flush");
       return inner.flush(alTs("flush", ts));
     },
+    parseBatch: function (text, ts, options) {
+      live("parseBatch");
+      return alCheckedBatch("parseBatch", inner.parseBatch, text, ts, options);
+    },
     reset: function () {
       live("reset");
       inner.reset();
@@ -94,6 +98,23 @@ exports.parseLines = function parseLines(lines, ts, options) {
     ts = alTs("parseLines", ts);
   }
   return alParseLines(lines, ts, alOptions("parseLines", options));
+};
+
+// parseBatch's arguments: text a string or UTF-8 bytes; ts a string, an array of strings or
+// undefined.
+function alCheckedBatch(fn, batch, text, ts, options) {
+  alNeed(fn, "text", text, "a string or a Uint8Array of UTF-8 (whole lines joined by \"\\n\")", typeof text === "string" || text instanceof Uint8Array);
+  if (Array.isArray(ts)) {
+    for (var k = 0; k < ts.length; k++) alNeed(fn, "ts[" + k + "]", ts[k], "a string", typeof ts[k] === "string");
+  } else {
+    ts = alTs(fn, ts);
+  }
+  return batch(text, ts, alOptions(fn, options));
+}
+
+var alParseBatch = parseBatch;
+exports.parseBatch = function parseBatch(text, ts, options) {
+  return alCheckedBatch("parseBatch", alParseBatch, text, ts, options);
 };
 
 // Consecutive `delta: true` entries of the same kind merged into one, as the host's

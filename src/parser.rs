@@ -495,6 +495,43 @@ fn parse_log_dyn(text: &str, ts_of: &dyn Fn(usize) -> String, merge: bool) -> Ve
     }
 }
 
+/// A batch of whole lines at once (a viewer reading a big log in slices): the lines of
+/// `text` (split on `\n`; a final newline ends the last line rather than starting one)
+/// through `parser`, or each alone as [`parse_line`] reads it when `parser` is `None`. Line
+/// `i` gets `ts_of(i)`, unless `record_ts` and the line is a JSON record with a time of its
+/// own ([`crate::runlog::record_time_of`], read from the object the parser reads anyway). Returns the entries and, for each, the index
+/// of the line it came from, and the number of lines: the same entries as calling the
+/// parser on each line.
+#[cfg(feature = "std")]
+pub fn parse_batch(
+    mut parser: Option<&mut StdoutParser>,
+    text: &str,
+    ts_of: &dyn Fn(usize) -> String,
+    record_ts: bool,
+) -> (Vec<Entry>, Vec<usize>, usize) {
+    let mut out = Vec::new();
+    let mut at = Vec::new();
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let lines = (!text.is_empty()).then(|| body.split('\n'));
+    let mut count = 0;
+    for (i, line) in lines.into_iter().flatten().enumerate() {
+        count = i + 1;
+        let given = ts_of(i);
+        let mut own = |v: Option<&json::Value>| {
+            crate::runlog::record_time_of(line, v).unwrap_or_else(|| given.clone())
+        };
+        let stamp = if record_ts { Stamp::Of(&mut own) } else { Stamp::Given(&given) };
+        match parser.as_deref_mut() {
+            Some(p) => p.parse_stamped_into(line, stamp, &mut out),
+            None => {
+                parse_stamped_into(line, stamp, None, None, &mut out);
+            }
+        }
+        at.resize(out.len(), i);
+    }
+    (out, at, count)
+}
+
 /// Remembers tool calls by id, bounded: the oldest is evicted past `MAX_PENDING_CALLS`.
 /// What a call leaves for its result is `[name, called at (ms) or null]`.
 #[derive(Debug, Default)]

@@ -261,6 +261,33 @@ pub fn record_timestamp_of(line: &str, value: Option<&crate::json::Value>) -> Op
     }
 }
 
+/// The time a record carries by the run viewer's rule (docs/viewer.md, Timestamps): its
+/// top-level `timestamp`, else its `ts` (Cline's messages: epoch milliseconds), each an RFC
+/// 3339 string or epoch milliseconds (10^11–10^14) or seconds (10^8–10^11) as a number; the
+/// answer as RFC 3339 (a string as written, a number in UTC). `value` as for
+/// [`record_timestamp_of`].
+pub fn record_time_of(line: &str, value: Option<&crate::json::Value>) -> Option<String> {
+    let Some(map) = value.and_then(|v| v.as_object()) else {
+        return record_timestamp(line);
+    };
+    for key in ["timestamp", "ts"] {
+        match map.get(key) {
+            Some(v) if v.as_str().is_some() => {
+                if let Some(t) = map.get_unescaped(key).and_then(|v| v.as_str()).filter(|t| is_timestamp(t)) {
+                    return Some(t.to_owned());
+                }
+            }
+            Some(v) => match v.as_f64() {
+                Some(n) if (1e11..1e14).contains(&n) => return Some(crate::time::iso_from_ms(n as i64)),
+                Some(n) if (1e8..1e11).contains(&n) => return Some(crate::time::iso_from_ms((n * 1000.0) as i64)),
+                _ => {}
+            },
+            None => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

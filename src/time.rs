@@ -88,9 +88,32 @@ pub fn parse_ts_ms(ts: &str) -> Option<i64> {
     Some(secs * 1000 + frac_ms)
 }
 
+/// Milliseconds since the epoch as `2026-01-02T03:04:05.678Z`.
+#[cfg(feature = "std")]
+pub fn iso_from_ms(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        (rem / 60_000) % 60,
+        (rem / 1000) % 60,
+        rem % 1000
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_from_ms_reads_back() {
+        for ms in [0i64, 1_761_734_435_123, 4_102_444_800_999] {
+            assert_eq!(parse_ts_ms(&iso_from_ms(ms)), Some(ms));
+        }
+        assert_eq!(iso_from_ms(1_761_734_435_123), "2025-10-29T10:40:35.123Z");
+    }
 
     #[test]
     fn civil_dates_round_trip() {

@@ -196,6 +196,51 @@ pub extern "C" fn al_parse_log(text_len: usize, ts_len: usize, ts_per_line: u32,
     })
 }
 
+/// Whole lines at once, for viewers of big logs (`parseBatch` in the npm entry): the input
+/// buffer holds the text (`text_len` bytes) then the timestamps (`ts_len` bytes, one for
+/// every line, or one per line joined by `\n` when `flags & 1`); `flags & 2`: a record's own
+/// `timestamp` wins ([`crate::parser::parse_batch`]). Through the stateful parser `handle`,
+/// or each line alone when it is 0 (or unknown). Returns the answer's length:
+/// `{"count":n,"lines":[…],"entries":[…]}`: `n` lines read, `lines[k]` the index of the line
+/// `entries[k]` came from.
+#[cfg(all(feature = "std", not(any(feature = "stateless-only", feature = "host-stateful"))))]
+#[no_mangle]
+pub extern "C" fn al_parse_batch(handle: u32, text_len: usize, ts_len: usize, flags: u32) -> usize {
+    with_state(|b| {
+        let Buffers { input, output, parsers } = b;
+        let text = input_str(input, 0, text_len);
+        let ts = input_str(input, text_len, ts_len);
+        let stamps: Vec<&str> = if flags & 1 != 0 { ts.split('\n').collect() } else { Vec::new() };
+        let ts_of = |i: usize| match flags & 1 {
+            0 => ts.to_string(),
+            _ => stamps.get(i).copied().unwrap_or("").to_owned(),
+        };
+        let parser = parsers.get_mut((handle as usize).wrapping_sub(1)).and_then(Option::as_mut);
+        let (entries, lines, count) = crate::parser::parse_batch(parser, &text, &ts_of, flags & 2 != 0);
+        drop(ts_of);
+        drop(stamps);
+        drop((text, ts));
+        clear_output(output);
+        let mut json = String::from_utf8(core::mem::take(output)).unwrap_or_default();
+        json.clear();
+        json.push_str("{\"count\":");
+        json.push_str(&count.to_string());
+        json.push_str(",\"lines\":[");
+        for (k, i) in lines.iter().enumerate() {
+            if k > 0 {
+                json.push(',');
+            }
+            json.push_str(&i.to_string());
+        }
+        json.push_str("],\"entries\":");
+        crate::entry::write_entries(&mut json, &entries);
+        json.push('}');
+        *output = json.into_bytes();
+        shrink_input(b);
+        b.output.len()
+    })
+}
+
 /// A new stateful parser. The input buffer holds a format name (`name_len` bytes; 0 or an
 /// unknown name means autodetect). Returns its handle (never 0).
 #[cfg(not(feature = "stateless-only"))]

@@ -201,3 +201,62 @@ fn deserialize_names_what_is_wrong() {
     let ok: Entry = serde_json::from_str(r#"{"kind":"system","ts":"t","text":"x","extra":1}"#).unwrap();
     assert_eq!(ok, Entry::system("t", "x"));
 }
+
+/// `parse_batch` (the viewer's path: many lines per call, read in slices) gives, for every
+/// fixture cut into batches of a few sizes, exactly the entries of line-by-line feeding
+/// (stateful through one parser across the batches, and stateless), each tagged with the
+/// line it came from; with `record_ts` a line carrying its own `timestamp` gets that time.
+#[test]
+fn batches_match_line_by_line() {
+    use agentlines::parser::parse_batch;
+    for (_runtime, input) in fixtures() {
+        let text = fs::read_to_string(&input).unwrap();
+        let lines = lines_of(&text);
+        let mut whole = StdoutParser::new();
+        let (mut expected, mut expected_at, mut alone, mut alone_at) = (vec![], vec![], vec![], vec![]);
+        for (i, l) in lines.iter().enumerate() {
+            let got = whole.parse_line(l, &fixture_ts(i));
+            expected_at.extend(std::iter::repeat(i).take(got.len()));
+            expected.extend(got);
+            let got = parse_line(l, &fixture_ts(i));
+            alone_at.extend(std::iter::repeat(i).take(got.len()));
+            alone.extend(got);
+        }
+        for size in [1, 3, 64, usize::MAX] {
+            let mut p = StdoutParser::new();
+            let (mut got, mut got_at, mut got_alone, mut got_alone_at) = (vec![], vec![], vec![], vec![]);
+            for (b, chunk) in lines.chunks(size.min(lines.len().max(1))).enumerate() {
+                let base = b * size.min(lines.len().max(1));
+                let joined = chunk.join("\n") + "\n";
+                let ts_of = |i: usize| fixture_ts(base + i);
+                let (e, at, count) = parse_batch(Some(&mut p), &joined, &ts_of, false);
+                assert_eq!(count, chunk.len());
+                got_at.extend(at.iter().map(|i| base + i));
+                got.extend(e);
+                let (e, at, _) = parse_batch(None, &joined, &ts_of, false);
+                got_alone_at.extend(at.iter().map(|i| base + i));
+                got_alone.extend(e);
+            }
+            let name = input.display();
+            assert!(got == expected && got_at == expected_at, "{name}: stateful batches of {size} differ");
+            assert!(got_alone == alone && got_alone_at == alone_at, "{name}: stateless batches of {size} differ");
+        }
+        // Own timestamps: every entry of a line with one carries it.
+        let (e, at, count) = parse_batch(None, &text, &fixture_ts, true);
+        assert_eq!(count, lines.len());
+        for (entry, i) in e.iter().zip(&at) {
+            let v: Option<serde_json::Value> = serde_json::from_str(lines[*i].trim()).ok();
+            let own = |k: &str| match v.as_ref().and_then(|v| v.get(k)) {
+                Some(serde_json::Value::String(t)) if agentlines::runlog::is_timestamp(t) => Some(t.clone()),
+                Some(serde_json::Value::Number(n)) => match n.as_f64().unwrap_or(0.0) {
+                    x if (1e11..1e14).contains(&x) => Some(agentlines::time::iso_from_ms(x as i64)),
+                    x if (1e8..1e11).contains(&x) => Some(agentlines::time::iso_from_ms((x * 1000.0) as i64)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let want = own("timestamp").or_else(|| own("ts")).unwrap_or_else(|| fixture_ts(*i));
+            assert_eq!(entry.ts(), want, "{}: line {} ts", input.display(), i + 1);
+        }
+    }
+}

@@ -2,8 +2,8 @@
 // the parser worker (www/worker-client.js), the transcript model (www/model.js) and the
 // virtualized list (www/vlist.js). URL parameters (paths relative to the repo root, served
 // next to www/): sample=tests/fixtures/…, log=<path>, parser=<path>.js (default
-// dist/ui-parser.stateless.js, the file the npm package's "./ui-parser" export names, as the
-// host would load it), live=1, speed=N, stateless=1, follow=1; the hash #L123 opens the log
+// dist/index.cjs, the npm entry, whose batch call reads big files in slices; the host's own
+// files, e.g. dist/ui-parser.stateless.js, are read line by line as the host does), live=1, speed=N, stateless=1, follow=1; the hash #L123 opens the log
 // at line 123 (every row's L-number links to itself). The body's data-parser / data-state
 // attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
@@ -280,7 +280,7 @@ function updateUi() {
   const tools = t.groupCounts.tool || 0;
   const parts = [];
   if (run) {
-    parts.push(`${fmtInt(run.pos - run.start)}${run.done ? "" : " / " + fmtInt(run.total - run.start)} lines`);
+    parts.push(`${fmtInt(run.pos - run.start)}${run.done ? "" : ` / ${run.estimate ? "≈" : ""}${fmtInt(run.total - run.start)}`} lines`);
     parts.push(`${fmtInt(t.entryCount)} entries (${fmtInt(t.rawCount)} before delta merge)`);
     parts.push(`${fmtInt(t.count)} rows`);
     parts.push(`${fmtInt(tools)} tool cards${t.errors ? ` (${t.errors} errors)` : ""}`);
@@ -353,6 +353,7 @@ function startRun(input, label) {
       if (to > from) list.grow(view.length);
       run.pos = msg.pos;
       run.total = msg.total;
+      run.estimate = msg.estimate === true;
       if (msg.done && !run.done) {
         run.done = true;
         run.wallMs = performance.now() - run.t0;
@@ -361,6 +362,7 @@ function startRun(input, label) {
         liveTimer = null;
         $("pause").disabled = true;
         body.dataset.parseMs = String(Math.round(run.wallMs));
+        body.dataset.workerMs = String(Math.round(run.workerMs || 0));
       }
       if (target || (location.hash.startsWith("#L") && targetRow < 0 && msg.done)) goToTarget();
       scheduleUi();
@@ -441,7 +443,7 @@ async function loadParsers(current) {
   };
   for (const p of Array.isArray(parsers) ? parsers : []) {
     if (!p || typeof p.path !== "string" || !p.path.startsWith("dist/")) continue;
-    option(p.path, `${p.runtime === "all" ? "all runtimes" : str(p.runtime)}${p.stateless ? " · stateless" : ""} (${p.path})`);
+    option(p.path, `${p.runtime === "all" ? "all runtimes" : str(p.runtime)}${p.batch ? " · npm entry, batched" : ""}${p.stateless ? " · stateless" : ""} (${p.path})`);
   }
   option(current, current);
   select.value = current;

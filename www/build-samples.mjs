@@ -44,15 +44,17 @@ export function listSamples(root = repoRoot) {
   return out;
 }
 
-/** [{path, runtime, stateless, bytes}]: the built parsers, the all-runtime one first. */
+/** [{path, runtime, stateless, batch, bytes}]: the built parsers, the viewer's default (the
+ * npm entry) first, then the host's all-runtime files. */
 export function listParsers(root = repoRoot) {
   const dist = join(root, "dist");
   const out = [];
   const add = (rel, runtime) => {
     const full = join(root, rel);
     if (!existsSync(full)) return;
-    out.push({ path: rel, runtime, stateless: rel.endsWith(".stateless.js"), bytes: statSync(full).size });
+    out.push({ path: rel, runtime, stateless: rel.endsWith(".stateless.js"), batch: rel.endsWith(".cjs"), bytes: statSync(full).size });
   };
+  add("dist/index.cjs", "all");
   add("dist/ui-parser.js", "all");
   add("dist/ui-parser.stateless.js", "all");
   if (existsSync(dist)) {

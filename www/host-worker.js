@@ -16,10 +16,20 @@
 //
 // Parsing: {type:"parse", session, text | blob, stateless, live, startFraction} splits the text
 // into lines and parses them in time-sliced batches, posting {type:"entries", session,
-// entries, lines (source line index per entry), done, total, ms}. A newer session
-// abandons an older one. Live sessions start at that fraction of the file (a tail attached mid-run) and advance only when the
-// page sends {type:"feed", session, count}, with ts = the wall clock at feed time; file
-// sessions get ts = 2026-01-01T00:00:00Z + one second per line (tests/golden.rs's ts).
+// entries, lines (source line index per entry), done, total, ms}. A file (blob) that is not
+// a Paperclip run log, with a parser that has the npm entry's batch call (`parseBatch`),
+// takes the fast path instead: the file is read as bytes a slice at a time (64 KiB, then
+// 2 MiB, the next read while this one is parsed; never whole, never decoded here), each
+// slice's complete lines go into the parser's wasm as they are in one call, and its answer
+// travels as one JSON string {type:"entries", session, json, baseTs, bytesDone, bytes, done}
+// that the page reads (www/worker-client.js, readBatch and drain: no structured clone of every entry,
+// no JSON read here). After the first slice the worker waits (at most 250 ms) for the page's
+// {type:"painted", session}, so the first screen is laid out without competing for the CPU. A line there gets its record's own timestamp or none; the page gives
+// the others the synthetic one below, so no tool duration is measured from it. A newer
+// session abandons an older one. Live sessions start at that fraction of the file (a tail
+// attached mid-run) and advance only when the page sends {type:"feed", session, count}, with
+// ts = the wall clock at feed time; other file sessions get ts = 2026-01-01T00:00:00Z + one
+// second per line (tests/golden.rs's ts).
 // This file runs under its own CSP (www/serve.mjs: no network, 'unsafe-eval' for step 3).
 "use strict";
 
@@ -144,7 +154,7 @@ function load(msg) {
   try {
     mod.parseStdoutLine("", new Date(BASE_TS).toISOString()); // compiles the wasm, if any
   } catch (e) { /* the per-line guard handles it later */ }
-  parser = { mod, stateful: typeof mod.createStdoutParser === "function" };
+  parser = { mod, stateful: typeof mod.createStdoutParser === "function", batch: typeof mod.parseBatch === "function" };
   post({
     type: "ready",
     evalMs,
@@ -172,6 +182,12 @@ let session = null;
 // Blob.prototype.text, taken before the lockdown removes the Blob global (the parser never
 // sees a Blob: only this worker's own code reads the page's File/Blob handles).
 const blobText = Blob.prototype.text;
+const blobSlice = Blob.prototype.slice;
+const blobBytes = Blob.prototype.arrayBuffer;
+const FIRST_SLICE = 64 << 10; // the first screen waits for this much, whatever the file's size
+const SLICE = 2 << 20; // then this much per call into the parser
+const ANSWER = 2 << 20; // the JSON answer a slice should give at most (see streamSession)
+const PAINT_WAIT_MS = 250; // the longest wait for the page's {type:"painted"} after the first slice
 
 const MAX_ENTRIES_PER_LINE = 10000; // the viewer's own cap, whatever the parser returns
 const MAX_ENTRIES_PER_MESSAGE = 4000; // one structured clone on the page stays small
@@ -180,6 +196,10 @@ const STREAMS = ["stdout", "stderr", "system"];
 const RAW = 3; // a run-log file line that is not a row, kept as a stdout entry
 
 function openSession(msg) {
+  if (msg.blob && typeof msg.blob === "object" && !msg.live && !fallbackOnly && parser && parser.batch) {
+    streamSession(msg);
+    return;
+  }
   if (msg.blob && typeof msg.blob === "object") {
     const id = msg.session;
     blobText.call(msg.blob).then(
@@ -326,6 +346,113 @@ function startSession(msg, text) {
   else step(session);
 }
 
+// --- the fast path: a file read and parsed a slice at a time --------------------------------
+// The batch call: a stateful parser's parseBatch (one parser across the slices), or the
+// module's (each line alone) when stateless is asked for or the file has no stateful parser.
+function batchCall(stateless) {
+  if (!stateless && parser.stateful) {
+    let p = null;
+    try { p = parser.mod.createStdoutParser(); } catch (e) { p = null; }
+    if (p && typeof p.parseBatch === "function") return { call: (text, ts) => p.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateful" };
+  }
+  return { call: (text, ts) => parser.mod.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateless" };
+}
+
+function failEntry(id, why) {
+  post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: why }], lines: [-1], real: [0], pos: 0, total: 0, done: true, ms: 0 });
+}
+
+async function streamSession(msg) {
+  const blob = msg.blob;
+  const s = { id: msg.session, ms: 0 };
+  session = s;
+  let size;
+  let first;
+  try {
+    size = blob.size;
+    first = await blobBytes.call(blobSlice.call(blob, 0, FIRST_SLICE));
+  } catch (e) {
+    if (session === s) failEntry(s.id, "could not read the file: " + describe(e));
+    return;
+  }
+  if (session !== s) return;
+  const text = new TextDecoder().decode(first, { stream: first.byteLength < size });
+  // A Paperclip run log is reordered by seq over the whole file: the whole-text path (also
+  // taken when the first slice holds no complete line to tell by).
+  const probe = text.split("\n");
+  if (first.byteLength < size) probe.pop();
+  if (!probe.some((l) => l.trim() !== "") || isRunLog(probe)) {
+    session = { id: s.id, pending: true };
+    blobText.call(blob).then(
+      (all) => { if (session && session.id === s.id && session.pending) startSession(msg, all); },
+      (e) => failEntry(s.id, "could not read the file: " + describe(e)),
+    );
+    return;
+  }
+  const { call, mode } = batchCall(!!msg.stateless);
+  post({ type: "opened", session: s.id, total: 0, start: 0, mode: mode + ", batched", runLog: false, batched: true });
+  let offset = first.byteLength;
+  let bytes = new Uint8Array(first);
+  // The next slice is read while this one is parsed.
+  const read = (at) => blobBytes.call(blobSlice.call(blob, at, at + (s.slice || SLICE)));
+  let next = offset < size ? read(offset) : null;
+  const held = []; // the pieces of a line longer than a slice, until its newline arrives
+  for (;;) {
+    const last = offset >= size;
+    const nl = bytes.lastIndexOf(10);
+    if (nl < 0 && !last) {
+      held.push(bytes);
+    } else {
+      let whole = bytes;
+      if (held.length) {
+        held.push(bytes);
+        whole = new Uint8Array(held.reduce((n, b) => n + b.length, 0));
+        let at = 0;
+        for (const b of held) { whole.set(b, at); at += b.length; }
+        held.length = 0;
+      }
+      const cutAt = last ? whole.length : whole.lastIndexOf(10) + 1;
+      if (cutAt < whole.length) held.push(whole.slice(cutAt));
+      whole = whole.subarray(0, cutAt);
+      const t0 = performance.now();
+      let json;
+      try {
+        // ts "": a line's own timestamp or none (the page gives those lines their synthetic
+        // time, so the parser measures no durations from it).
+        json = whole.length ? call(whole, "") : '{"count":0,"lines":[],"entries":[]}';
+      } catch (e) {
+        json = JSON.stringify({ count: 0, lines: [0], entries: [{ kind: "stderr", ts: "", text: "[agentlines viewer] the parser threw on these lines: " + describe(e) }] });
+      }
+      s.ms += performance.now() - t0;
+      if (typeof json !== "string") json = "{}";
+      // Short lines make long answers (a 2 MiB slice of 10-byte lines: 12 MB of JSON): the
+      // next slice is cut so that its answer stays near ANSWER bytes for the page to read.
+      s.slice = Math.max(FIRST_SLICE, Math.min(SLICE, Math.floor((s.slice || SLICE) * Math.min(2, ANSWER / Math.max(1, json.length)))));
+      post({ type: "entries", session: s.id, json, baseTs: BASE_TS, bytesDone: offset, bytes: size, done: last, ms: s.ms });
+    }
+    if (last) return;
+    if (!s.shown) {
+      // The first screen: the page lays out its first rows while nothing else competes for
+      // the CPU (on two cores, parsing on would make that layout several times slower).
+      s.shown = true;
+      await new Promise((r) => { s.painted = r; later(r, PAINT_WAIT_MS); });
+      if (session !== s) return;
+    }
+    let buf;
+    try {
+      buf = await next;
+      next = offset + buf.byteLength < size ? read(offset + buf.byteLength) : null;
+    } catch (e) {
+      if (session === s) failEntry(s.id, "could not read the rest of the file: " + describe(e));
+      return;
+    }
+    if (session !== s) return;
+    offset += buf.byteLength;
+    if (buf.byteLength === 0) offset = size;
+    bytes = new Uint8Array(buf);
+  }
+}
+
 // Parses item i; `clock` is the live wall-clock ts (null for file sessions).
 function parseOne(s, i, clock, out) {
   const line = s.lines[i];
@@ -432,5 +559,7 @@ onmessage = (ev) => {
   else if (msg.type === "feed" && session && session.id === msg.session && session.live) {
     session.budget += Math.max(0, Math.floor(Number(msg.count) || 0));
     flushLive(session);
+  } else if (msg.type === "painted" && session && session.id === msg.session && session.painted) {
+    session.painted();
   } else if (msg.type === "stop") session = null;
 };

@@ -23,7 +23,7 @@ export const WORKER_PATH = "/www/host-worker.js";
 const MOUNTS = ["/www/", "/dist/", "/tests/fixtures/"];
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8", ".cjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
   ".json": "application/json; charset=utf-8", ".jsonl": "text/plain; charset=utf-8",
   ".ndjson": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8",
   ".log": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8",

@@ -3,7 +3,8 @@
 // load the source the host's way and waits at most 5 s for "ready". On any failure
 // (scanner refusal, a throw, no exports, no answer in time, the worker dying) it records
 // why, and a fresh worker in fallback mode turns every line into one stdout entry, as the
-// host would. Entries come back structured-cloned, in batches.
+// host would. Entries come back structured-cloned, in batches, or (the fast path of a parser
+// with `parseBatch`) as one JSON string per slice of the file, read here (readBatch, drain).
 
 const READY_TIMEOUT_MS = 5000;
 const STALL_MS = 15000;
@@ -25,17 +26,55 @@ function workerUrl() {
   return policy.createScriptURL(url);
 }
 
-/** The parser loaded when none is asked for: the file the npm package's "./ui-parser"
- * export names (pkg-template/package.json), i.e. what the host loads by default. */
-export const DEFAULT_PARSER = "dist/ui-parser.stateless.js";
+/** The parser loaded when none is asked for: the npm entry (the same core as the host's
+ * files, stateful, with the batch call that reads a big file in slices: docs/viewer.md, Big
+ * logs). `parser=dist/ui-parser.stateless.js` shows exactly what the released host shows,
+ * line by line. */
+export const DEFAULT_PARSER = "dist/index.cjs";
 
 /** A parser path as the page shows it (relative to the repo root: "dist/ui-parser.js"); the
  * page is www/index.html, so it is fetched as "../" + path. Anything odd falls back to the
  * default. */
 export function parserPath(param) {
   const p = typeof param === "string" ? param.replace(/^\/+/, "") : "";
-  return /^[\w./-]+\.js$/.test(p) && !p.includes("..") ? p : DEFAULT_PARSER;
+  return /^[\w./-]+\.c?js$/.test(p) && !p.includes("..") ? p : DEFAULT_PARSER;
 }
+
+/** A batched slice's answer (host-worker.js, the fast path): its JSON text read here, on
+ * the page, once. `at` is the session's line count so far (the slice's first line). Returns
+ * {entries, lines (index in the slice), count (lines read)}; text that is not the expected
+ * shape becomes one notice. */
+function readBatch(msg) {
+  let v = null;
+  try { v = JSON.parse(msg.json); } catch (e) { v = null; }
+  msg.json = null;
+  if (!v || !Array.isArray(v.entries) || !Array.isArray(v.lines) || v.lines.length !== v.entries.length) {
+    v = { count: 0, entries: [{ kind: "system", ts: "", text: "[agentlines viewer] the parser's batch answer could not be read" }], lines: [0] };
+  }
+  return { entries: v.entries, lines: v.lines, count: Math.max(0, Number(v.count) || 0) };
+}
+
+/** Entries [from, to) of a read batch as the page takes them: their file `lines` (`at` + the
+ * index in the slice) and `real` (1 where the entry has its record's own time; the others get
+ * the synthetic time of their line, as the line-by-line path gives them). */
+function batchPart(b, at, baseTs, from, to) {
+  const entries = b.entries.slice(from, to);
+  const lines = new Array(entries.length);
+  const real = new Array(entries.length);
+  for (let k = 0; k < entries.length; k++) {
+    let e = entries[k];
+    const line = at + (Number(b.lines[from + k]) || 0);
+    if (!e || typeof e !== "object") e = entries[k] = { kind: "system", ts: "", text: "parser returned a non-object entry: " + String(e) };
+    lines[k] = line;
+    real[k] = typeof e.ts === "string" && e.ts !== "" ? 1 : 0;
+    if (!real[k]) e.ts = new Date(baseTs + line * 1000).toISOString();
+  }
+  return { entries, lines, real };
+}
+
+/** Entries handed to the page per task: a batch holding more is handed over in parts, one
+ * task each, so no single task runs long (a slice of short lines gives 100 000 entries). */
+const PART = 4000;
 
 export class ParserHost {
   constructor(onStatus) {
@@ -46,6 +85,9 @@ export class ParserHost {
     this.handlers = null;
     this.lastMessage = 0;
     this.stallTimer = null;
+    this.batchLines = 0; // lines of the batched session so far
+    this.shown = false; // its first screen was asked for
+    this.queue = []; // batch answers not yet handed to the page
   }
 
   /** Loads the parser at `path`; resolves to the status (ready or fallback). */
@@ -116,13 +158,58 @@ export class ParserHost {
   receive(msg) {
     if (!msg || typeof msg !== "object" || msg.session !== this.sessionId || !this.handlers) return;
     this.lastMessage = performance.now();
-    if (msg.type === "opened") this.handlers.opened?.(msg);
+    if (msg.type === "opened") {
+      this.batchLines = 0;
+      this.shown = false;
+      this.handlers.opened?.(msg);
+    }
     else if (msg.type === "entries") {
+      if (typeof msg.json === "string") {
+        this.queue.push(msg);
+        if (this.queue.length === 1) this.drain();
+        return;
+      }
       const entries = Array.isArray(msg.entries) ? msg.entries : [];
       const lines = Array.isArray(msg.lines) ? msg.lines : [];
       this.handlers.entries(entries, lines, msg);
       if (msg.done) this.stopWatch();
     }
+  }
+
+  /** Hands the queued batch answers to the page, at most PART entries per task. */
+  drain() {
+    const msg = this.queue[0];
+    if (!msg) return;
+    if (msg.session !== this.sessionId || !this.handlers) {
+      this.queue.length = 0;
+      return;
+    }
+    if (!msg.batch) {
+      msg.batch = readBatch(msg);
+      msg.at = this.batchLines;
+      msg.k = 0;
+      this.batchLines += msg.batch.count;
+    }
+    const b = msg.batch;
+    const end = Math.min(b.entries.length, msg.k + PART);
+    const part = batchPart(b, msg.at, Number(msg.baseTs) || 0, msg.k, end);
+    const whole = end >= b.entries.length;
+    const pos = this.batchLines;
+    const done = msg.done && whole;
+    const total = done ? pos : Math.max(pos, Math.round((pos * (Number(msg.bytes) || 0)) / Math.max(1, Number(msg.bytesDone) || 1)));
+    msg.k = end;
+    this.handlers.entries(part.entries, part.lines, { ...msg, batch: null, real: part.real, pos, total, estimate: !done, done });
+    if (whole) {
+      this.queue.shift();
+      if (!this.shown && !msg.done) {
+        // The worker waits for the first screen before it parses on (host-worker.js).
+        this.shown = true;
+        const id = msg.session;
+        requestAnimationFrame(() => requestAnimationFrame(() => this.worker?.postMessage({ type: "painted", session: id })));
+      }
+      if (msg.done) this.stopWatch();
+    }
+    if (this.queue.length) setTimeout(() => this.drain(), 0);
   }
 
   fail(reason) {
@@ -150,6 +237,7 @@ export class ParserHost {
    * posted, the worker reads and decodes it, so a big file never loads the page's thread). */
   parse(input, opts, handlers) {
     this.sessionId++;
+    this.queue.length = 0;
     this.handlers = handlers;
     const msg = { type: "parse", session: this.sessionId, stateless: !!opts.stateless, live: !!opts.live, startFraction: Number(opts.startFraction) || 0 };
     if (input.blob) {
@@ -170,6 +258,7 @@ export class ParserHost {
   stop() {
     this.stopWatch();
     this.sessionId++;
+    this.queue.length = 0;
     this.handlers = null;
     if (this.worker) this.worker.postMessage({ type: "stop" });
   }

@@ -1,14 +1,17 @@
 // The run viewer's reading features in headless Chromium (www/serve.mjs with its CSP):
 // CommonMark through markdown-it as DOM; search (highlight, next/previous, "no matches");
 // links to rows (#L123); copy buttons; expand/collapse all; Markdown and JSON export;
-// ANSI colours; bidi controls in file names and labels; dark mode; the default parser;
+// ANSI colours; bidi controls in file names and labels; dark mode; the default parser and
+// its batched path (the same rows as line by line);
 // timestamps records carry (real tool durations); Paperclip stored run logs. Each test
 // also requires no console error and no CSP violation. Screenshots: see viewer-page.mjs.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
-import { ECHO_PARSER, XSS, richLog, sweepRows } from "./viewer-helpers.mjs";
+import { ECHO_PARSER, XSS, richLog, sweepRows, synthesize } from "./viewer-helpers.mjs";
 
 const { openPage, waitState, kindCounts, shot, paste, echoPage, clean } = viewerSession(test);
 const echo = (...entries) => JSON.stringify({ echo: entries });
@@ -316,15 +319,55 @@ test("dark mode follows prefers-color-scheme", async () => {
   await clean(page, problems);
 });
 
-test("the default parser is the stateless file the package's ./ui-parser names", async () => {
+test("the default parser is the npm entry, read in slices; the host's ./ui-parser file is one pick away", async () => {
   const pkg = JSON.parse(readFileSync(new URL("../../pkg-template/package.json", import.meta.url), "utf8"));
-  const want = pkg.exports["./ui-parser"].replace(/^\.\//, "");
+  const host = pkg.exports["./ui-parser"].replace(/^\.\//, "");
   const { page, problems } = await openPage();
   await page.goto(`${serverUrl()}/www/`);
   await page.waitForFunction(() => document.body.dataset.parser === "ready");
-  assert.equal(await page.$eval("#parser", (s) => s.value), want);
-  assert.match(await page.$eval("#parser-status", (e) => e.textContent), /exports parseStdoutLine$/);
+  assert.equal(await page.$eval("#parser", (s) => s.value), "dist/index.cjs");
+  assert.match(await page.$eval("#parser-status", (e) => e.textContent), /parseBatch/);
+  assert.ok((await page.$$eval("#parser option", (os) => os.map((o) => o.value))).includes(host));
   await clean(page, problems);
+});
+
+// The batched path (the npm entry: slices of the file, one call each, answers as JSON text)
+// gives the rows the host's stateful file gives line by line, on real logs with and without
+// timestamps of their own, cut into many slices (a multi-slice file: the logs repeated).
+test("a file read in slices gives the rows of the line-by-line path", async () => {
+  const files = ["claude/session-spotter-tool_heavy.jsonl", "claude/stream-hivemind-background-default.jsonl", "codex/agentcmd-rollout-2025-09-25T15-12-14.jsonl"];
+  const dir = mkdtempSync(join(tmpdir(), "viewer-batch-"));
+  try {
+    for (const f of files) {
+      const text = readFileSync(new URL(`../fixtures/${f}`, import.meta.url), "utf8");
+      const file = join(dir, f.replace("/", "-"));
+      // Past the first slice (64 KiB) and the second (2 MiB): every cut between slices.
+      const lines = text.split("\n").filter((l) => l.trim());
+      writeFileSync(file, synthesize(lines, Math.ceil((3 << 20) / text.length) * lines.length).join("\n") + "\n");
+      const seen = {};
+      for (const parser of ["dist/index.cjs", "dist/ui-parser.js"]) {
+        const { page, problems } = await openPage();
+        await page.goto(`${serverUrl()}/www/?parser=${parser}`);
+        await page.waitForFunction(() => document.body.dataset.parser === "ready");
+        await page.setInputFiles("#file", file);
+        await waitState(page, "done", 120000);
+        seen[parser] = {
+          counts: await kindCounts(page),
+          rows: await page.evaluate(() => Number(document.body.dataset.rows)),
+          mode: await page.$eval("#sum-counts", (e) => e.textContent.match(/\((state[^)]*)\)/)?.[1]),
+          summary: await page.$eval("#sum-result", (e) => e.textContent),
+        };
+        await clean(page, problems);
+      }
+      const [batched, perLine] = [seen["dist/index.cjs"], seen["dist/ui-parser.js"]];
+      assert.equal(batched.mode, "stateful, batched", f);
+      assert.equal(perLine.mode, "stateful", f);
+      assert.ok(batched.rows > 0, f);
+      assert.deepEqual({ ...batched, mode: 0 }, { ...perLine, mode: 0 }, f);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("timestamps records carry give real tool durations; synthetic ones give none", async () => {

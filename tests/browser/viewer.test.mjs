@@ -239,7 +239,7 @@ test("a dropped file, parsed statelessly", async () => {
   await waitState(page, "done");
   assert.equal(await page.isVisible("#drop-overlay"), false);
   const sum = await page.$eval("#sum-counts", (e) => e.textContent);
-  assert.ok(sum.includes(`${fmtInt(s.lines)} lines`) && sum.includes("(stateless)"), sum);
+  assert.ok(sum.includes(`${fmtInt(s.lines)} lines`) && sum.includes("(stateless, batched)"), sum);
   assert.ok((await page.$eval("#source", (e) => e.textContent)).startsWith("dropped.jsonl"));
   assert.deepEqual(problems, []);
   await page.close();

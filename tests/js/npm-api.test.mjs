@@ -26,6 +26,9 @@ test("wrong argument types throw a TypeError that names the argument", () => {
     [() => al.createStdoutParser().parseLine(null, TS), /parseLine: line must be a string, got null/],
     [() => al.createStdoutParser().parseChunk(new Uint8Array(2), TS), /parseChunk: chunk must be a string \(decode bytes with TextDecoder/],
     [() => al.mergeDeltas("x"), /mergeDeltas: entries must be an array of entries/],
+    [() => al.parseBatch(["a"], TS), /parseBatch: text must be a string or a Uint8Array of UTF-8/],
+    [() => al.parseBatch("a", [1]), /parseBatch: ts\[0\] must be a string, got a number/],
+    [() => al.createStdoutParser().parseBatch("a", TS, "json"), /parseBatch: options must be an object, got a string/],
   ];
   for (const [call, message] of cases) assert.throws(call, (e) => e instanceof TypeError && message.test(e.message), String(message));
   // What stays accepted: ts left out reads as "", options null.
@@ -80,4 +83,45 @@ test("init(): compiles ahead of the first call; a wasm that is not agentlines' i
   await claude.init();
   assert.equal(claude.parseLines(["hi"], TS)[0].text, "hi");
   assert.equal(typeof claude.extractText, "undefined", "the per-runtime entry is the parser API only");
+});
+
+// parseBatch: the same entries as line by line (stateless and through one stateful parser
+// across batches), as text or bytes, one ts or one per line, as objects or JSON text; a
+// record's own time with recordTs. Bytes bigger than the instance's memory exercise its
+// growth (the wasm's memory buffer is read after the input is reserved).
+test("parseBatch gives each line's entries with its line, in one call, as text or bytes", () => {
+  for (const f of fixtures()) {
+    const lines = linesOf(readFileSync(f.input, "utf8"));
+    const stamps = lines.map((_, i) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString());
+    const alone = [], at = [];
+    const p = al.createStdoutParser(), whole = [], wholeAt = [];
+    lines.forEach((l, i) => {
+      for (const e of al.parseStdoutLine(l, stamps[i])) { alone.push(e); at.push(i); }
+      for (const e of p.parseLine(l, stamps[i])) { whole.push(e); wholeAt.push(i); }
+    });
+    const text = lines.join("\n") + "\n";
+    for (const input of [text, new TextEncoder().encode(text)]) {
+      assert.deepEqual(al.parseBatch(input, stamps), { count: lines.length, lines: at, entries: alone }, f.input);
+      assert.deepEqual(JSON.parse(al.parseBatch(input, stamps, { json: true })), { count: lines.length, lines: at, entries: alone }, f.input);
+    }
+    // Through one parser, in two batches.
+    const cut = Math.floor(lines.length / 2);
+    const q = al.createStdoutParser();
+    const a = q.parseBatch(lines.slice(0, cut).join("\n"), stamps.slice(0, cut));
+    const b = q.parseBatch(new TextEncoder().encode(lines.slice(cut).join("\n")), stamps.slice(cut));
+    assert.deepEqual([...a.entries, ...b.entries], whole, f.input);
+    assert.deepEqual([...a.lines, ...b.lines.map((i) => i + cut)], wholeAt, f.input);
+  }
+});
+
+test("parseBatch with recordTs: a record's own time wins; big byte input grows the wasm memory", () => {
+  const own = JSON.stringify({ type: "user", timestamp: "2026-03-01T10:00:00.000Z", message: { role: "user", content: "hi" } });
+  const cline = JSON.stringify({ type: "say", say: "text", text: "hello", ts: 1761734435123 });
+  const r = al.parseBatch([own, cline, "plain"].join("\n"), "", { recordTs: true });
+  assert.deepEqual(r.entries.map((e) => e.ts), ["2026-03-01T10:00:00.000Z", "2025-10-29T10:40:35.123Z", ""]);
+  const big = new TextEncoder().encode((own + "\n").repeat(40000)); // ~6 MB
+  const p = al.createStdoutParser();
+  const out = p.parseBatch(big, "", { recordTs: true });
+  assert.equal(out.count, 40000);
+  assert.ok(out.entries.length > 0 && out.entries.every((e) => e.ts === "2026-03-01T10:00:00.000Z"), "own time on every entry");
 });
