@@ -20,6 +20,9 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    Case { file: "copilot/agentshore-copilot_json_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
+    Case { file: "copilot/agentshore-copilot_json_tool_denied_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
+    Case { file: "copilot/derived-sdk-events.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "pi/omp-pierrickgt-01-plain-answer.jsonl", format: Format::Pi, has_result: true, stateless_lines: true, init: true },
     Case { file: "pi/omp-derived-session-events.jsonl", format: Format::Pi, has_result: false, stateless_lines: true, init: true },
     Case { file: "opencode/kilo-derived-run.jsonl", format: Format::OpenCode, has_result: true, stateless_lines: true, init: false },

@@ -31,6 +31,8 @@ pub mod entries;
 pub mod gemini;
 #[cfg(feature = "agy")]
 pub mod agy;
+#[cfg(feature = "copilot")]
+pub mod copilot;
 #[cfg(feature = "grok")]
 pub mod grok;
 #[cfg(feature = "hermes")]
@@ -88,6 +90,8 @@ pub enum Format {
     OpenHands,
     /// Google Antigravity CLI `agy --output-format stream-json` (agy.rs).
     Agy,
+    /// GitHub Copilot CLI `copilot -p … --output-format json` (copilot.rs).
+    Copilot,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -140,6 +144,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("antigravity", Format::Agy),
     ("antigravity_local", Format::Agy),
     ("agy_local", Format::Agy),
+    ("copilot", Format::Copilot),
+    ("copilot-cli", Format::Copilot),
+    ("copilot_local", Format::Copilot),
+    ("copilot-local", Format::Copilot),
+    ("github-copilot", Format::Copilot),
     ("grok", Format::Grok),
     ("grok-local", Format::Grok),
     ("grok_local", Format::Grok),
@@ -186,7 +195,7 @@ impl Format {
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 17] = [
+    pub const JSON: [Format; 18] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
@@ -204,6 +213,7 @@ impl Format {
         Format::Cline,
         Format::OpenHands,
         Format::Agy,
+        Format::Copilot,
     ];
 
     /// The runtimes read from text lines (not detected from JSON). With [`Format::JSON`],
@@ -231,6 +241,7 @@ impl Format {
             Format::Cline => "cline",
             Format::OpenHands => "openhands",
             Format::Agy => "agy",
+            Format::Copilot => "copilot",
             Format::Plain => "plain",
         }
     }
@@ -267,6 +278,7 @@ impl Format {
             Format::Cline => cfg!(feature = "cline"),
             Format::OpenHands => cfg!(feature = "openhands"),
             Format::Agy => cfg!(feature = "agy"),
+            Format::Copilot => cfg!(feature = "copilot"),
             Format::Plain => true,
         }
     }
@@ -308,6 +320,8 @@ impl Format {
             Format::OpenHands => openhands::detect(v),
             #[cfg(feature = "agy")]
             Format::Agy => agy::detect(v),
+            #[cfg(feature = "copilot")]
+            Format::Copilot => copilot::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -341,6 +355,8 @@ pub struct States {
     pub openhands: openhands::State,
     #[cfg(feature = "cline")]
     pub cline: cline::State,
+    #[cfg(feature = "copilot")]
+    pub copilot: copilot::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -387,6 +403,8 @@ pub fn parse_json(
         Format::OpenHands => openhands::parse(v, line, ts, states.map(|s| &mut s.openhands), out),
         #[cfg(feature = "agy")]
         Format::Agy => agy::parse(v, line, ts, None, out),
+        #[cfg(feature = "copilot")]
+        Format::Copilot => copilot::parse(v, line, ts, states.map(|s| &mut s.copilot), out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {

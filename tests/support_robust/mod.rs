@@ -643,6 +643,39 @@ fn common_event(line: &str) -> Option<&str> {
 
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/copilot.md (what shows nothing)",
+        reason: "a Copilot CLI event with nothing of its own to show: bookkeeping (MCP servers, tool lists, auto-mode routing, turn marks, model calls that went well, a message's start, streamed arguments), or, read alone, a streamed delta, a tool's start or the full reasoning, which the whole message carries; a message with no text and no tool request",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                let d = &v["data"];
+                let empty = |k: &str| d.get(k).and_then(Value::as_str).map_or(true, |t| t.trim().is_empty());
+                d.is_object()
+                    && match v["type"].as_str().unwrap_or("") {
+                        "session.mcp_server_status_changed" | "session.mcp_servers_loaded" | "session.tools_updated"
+                        | "session.auto_mode_resolved" | "session.skills_loaded" | "session.usage_info"
+                        | "session.title_changed" | "session.idle" | "assistant.turn_start" | "assistant.turn_end"
+                        | "assistant.idle" | "assistant.message_start" | "assistant.tool_call_delta"
+                        | "assistant.streaming_delta" | "assistant.intent" | "assistant.message_delta"
+                        | "assistant.reasoning_delta" | "assistant.reasoning" | "tool.execution_start"
+                        | "tool.execution_partial_result" | "tool.execution_progress" | "pending_messages.modified" => true,
+                        "model.call_start" => true,
+                        "model.call_finished" | "model.call_final_result" => {
+                            d["outcome"].as_str().map_or(true, |o| o == "success")
+                                && d["result"].as_str().map_or(true, |o| o == "success")
+                        }
+                        "assistant.message" => {
+                            empty("content")
+                                && empty("reasoningText")
+                                && d["toolRequests"].as_array().map_or(true, |a| a.is_empty())
+                                && d["outputTokens"].as_f64().map_or(true, |n| n <= 0.0)
+                        }
+                        "session.usage_checkpoint" => d["accountingSnapshot"]["modelMetrics"].as_object().is_none(),
+                        _ => false,
+                    }
+            })
+        },
+    },
+    Invisible {
         documented_in: "docs/formats/claude.md (session files: `summary` lines)",
         reason: "a Claude session file's `summary` line: the title of a conversation leaf (`leafUuid`), most often another conversation's, which read as a notice about this one",
         applies: |v, _| v.is_some_and(|v| v["type"] == "summary" && v.get("leafUuid").is_some()),
