@@ -20,6 +20,12 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    Case { file: "droid/vibekanban-hello-world.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
+    Case { file: "droid/vibekanban-glob.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
+    Case { file: "droid/vibekanban-insufficient-perms.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
+    Case { file: "droid/vibekanban-edits-and-execution.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
+    Case { file: "droid/vibekanban-rc-claude.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
+    Case { file: "droid/derived-completion.jsonl", format: Format::Droid, has_result: true, stateless_lines: true, init: true },
     Case { file: "copilot/agentshore-copilot_json_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/agentshore-copilot_json_tool_denied_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/derived-sdk-events.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },

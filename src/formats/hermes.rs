@@ -259,10 +259,11 @@ fn fnv(s: &str) -> u64 {
 pub fn gateway_event(run: &str, name: &str, data: &str, ts: &str, out: &mut Vec<Entry>) {
     let parsed = json::read::parse(data.trim());
     let d = parsed.as_ref().filter(|v| v.is_object()).unwrap_or(&Value::Null);
-    // A data part that is not a JSON object (cut short, or another shape) is shown as it is,
-    // not dropped; `reasoning.available` has its own fallback text.
-    if d.is_null() && !data.trim().is_empty() && name != "reasoning.available" {
-        out.emit(Entry::system(ts, format!("event {name}: {}", common::clip(data.trim(), 300))));
+    // A data part that is not a JSON object (cut short, empty, or another shape) is shown as
+    // it is, not dropped; `reasoning.available` has its own fallback text.
+    if d.is_null() && name != "reasoning.available" {
+        let shown = if data.trim().is_empty() { "(no data)".owned() } else { common::clip(data.trim(), 300) };
+        out.emit(Entry::system(ts, format!("event {name}: {shown}")));
         return;
     }
     let text = |keys: &[&str]| keys.iter().find_map(|k| nonempty_str(d, k)).map(str::to_owned);

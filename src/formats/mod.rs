@@ -33,6 +33,8 @@ pub mod gemini;
 pub mod agy;
 #[cfg(feature = "copilot")]
 pub mod copilot;
+#[cfg(feature = "droid")]
+pub mod droid;
 #[cfg(feature = "grok")]
 pub mod grok;
 #[cfg(feature = "hermes")]
@@ -92,6 +94,8 @@ pub enum Format {
     Agy,
     /// GitHub Copilot CLI `copilot -p … --output-format json` (copilot.rs).
     Copilot,
+    /// Factory Droid `droid exec --output-format stream-json` (droid.rs).
+    Droid,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -149,6 +153,10 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("copilot_local", Format::Copilot),
     ("copilot-local", Format::Copilot),
     ("github-copilot", Format::Copilot),
+    ("droid", Format::Droid),
+    ("factory-droid", Format::Droid),
+    ("droid_local", Format::Droid),
+    ("droid-local", Format::Droid),
     ("grok", Format::Grok),
     ("grok-local", Format::Grok),
     ("grok_local", Format::Grok),
@@ -195,7 +203,7 @@ impl Format {
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 18] = [
+    pub const JSON: [Format; 19] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
@@ -214,6 +222,7 @@ impl Format {
         Format::OpenHands,
         Format::Agy,
         Format::Copilot,
+        Format::Droid,
     ];
 
     /// The runtimes read from text lines (not detected from JSON). With [`Format::JSON`],
@@ -242,6 +251,7 @@ impl Format {
             Format::OpenHands => "openhands",
             Format::Agy => "agy",
             Format::Copilot => "copilot",
+            Format::Droid => "droid",
             Format::Plain => "plain",
         }
     }
@@ -279,6 +289,7 @@ impl Format {
             Format::OpenHands => cfg!(feature = "openhands"),
             Format::Agy => cfg!(feature = "agy"),
             Format::Copilot => cfg!(feature = "copilot"),
+            Format::Droid => cfg!(feature = "droid"),
             Format::Plain => true,
         }
     }
@@ -322,6 +333,8 @@ impl Format {
             Format::Agy => agy::detect(v),
             #[cfg(feature = "copilot")]
             Format::Copilot => copilot::detect(v),
+            #[cfg(feature = "droid")]
+            Format::Droid => droid::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -357,6 +370,8 @@ pub struct States {
     pub cline: cline::State,
     #[cfg(feature = "copilot")]
     pub copilot: copilot::State,
+    #[cfg(feature = "droid")]
+    pub droid: droid::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -405,6 +420,8 @@ pub fn parse_json(
         Format::Agy => agy::parse(v, line, ts, None, out),
         #[cfg(feature = "copilot")]
         Format::Copilot => copilot::parse(v, line, ts, states.map(|s| &mut s.copilot), out),
+        #[cfg(feature = "droid")]
+        Format::Droid => droid::parse(v, line, ts, states.map(|s| &mut s.droid), out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {
