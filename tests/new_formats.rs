@@ -20,6 +20,8 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    Case { file: "goose/derived-stream-json.jsonl", format: Format::Goose, has_result: true, stateless_lines: true, init: false },
+    Case { file: "goose/derived-error-run.jsonl", format: Format::Goose, has_result: true, stateless_lines: true, init: false },
     Case { file: "droid/vibekanban-hello-world.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
     Case { file: "droid/vibekanban-glob.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
     Case { file: "droid/vibekanban-insufficient-perms.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },

@@ -35,6 +35,8 @@ pub mod agy;
 pub mod copilot;
 #[cfg(feature = "droid")]
 pub mod droid;
+#[cfg(feature = "goose")]
+pub mod goose;
 #[cfg(feature = "grok")]
 pub mod grok;
 #[cfg(feature = "hermes")]
@@ -96,6 +98,8 @@ pub enum Format {
     Copilot,
     /// Factory Droid `droid exec --output-format stream-json` (droid.rs).
     Droid,
+    /// Goose `goose run --output-format stream-json` (goose.rs).
+    Goose,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -157,6 +161,9 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("factory-droid", Format::Droid),
     ("droid_local", Format::Droid),
     ("droid-local", Format::Droid),
+    ("goose", Format::Goose),
+    ("goose_local", Format::Goose),
+    ("goose-local", Format::Goose),
     ("grok", Format::Grok),
     ("grok-local", Format::Grok),
     ("grok_local", Format::Grok),
@@ -203,7 +210,7 @@ impl Format {
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 19] = [
+    pub const JSON: [Format; 20] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
@@ -223,6 +230,7 @@ impl Format {
         Format::Agy,
         Format::Copilot,
         Format::Droid,
+        Format::Goose,
     ];
 
     /// The runtimes read from text lines (not detected from JSON). With [`Format::JSON`],
@@ -252,6 +260,7 @@ impl Format {
             Format::Agy => "agy",
             Format::Copilot => "copilot",
             Format::Droid => "droid",
+            Format::Goose => "goose",
             Format::Plain => "plain",
         }
     }
@@ -290,6 +299,7 @@ impl Format {
             Format::Agy => cfg!(feature = "agy"),
             Format::Copilot => cfg!(feature = "copilot"),
             Format::Droid => cfg!(feature = "droid"),
+            Format::Goose => cfg!(feature = "goose"),
             Format::Plain => true,
         }
     }
@@ -335,6 +345,8 @@ impl Format {
             Format::Copilot => copilot::detect(v),
             #[cfg(feature = "droid")]
             Format::Droid => droid::detect(v),
+            #[cfg(feature = "goose")]
+            Format::Goose => goose::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -422,6 +434,8 @@ pub fn parse_json(
         Format::Copilot => copilot::parse(v, line, ts, states.map(|s| &mut s.copilot), out),
         #[cfg(feature = "droid")]
         Format::Droid => droid::parse(v, line, ts, states.map(|s| &mut s.droid), out),
+        #[cfg(feature = "goose")]
+        Format::Goose => goose::parse(v, line, ts, None, out),
         // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
         #[cfg(feature = "hermes")]
         Format::Hermes | Format::HermesGateway => match detect_json(v) {

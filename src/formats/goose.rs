@@ -1,0 +1,166 @@
+//! Goose, `goose run --output-format stream-json` (block/goose; the flag came with PR #6228,
+//! December 2025): one `StreamEvent` per line, tagged by `type`.
+//!
+//! - `message` (`message`: goose's `Message`, `{id, role, created, content[], metadata}`;
+//!   each line is one chunk of a streamed message, and the chunks of one message repeat its
+//!   `id`): content items, camelCase-tagged —
+//!   - `text` → `assistant` (a `user` message's text → `user`), as deltas: chunks carry their
+//!     own leading spaces, and the host joins consecutive deltas into the message
+//!   - `thinking` → `thinking` delta; `redactedThinking` → nothing to show
+//!   - `toolRequest` (`id`, `toolCall{status, value{name, arguments}}` or `{status:"error",
+//!     error}`) → `tool_call`
+//!   - `toolResponse` (`id`, `toolResult{status, value{content[], isError}}`, older goose: a
+//!     bare `value[]` of content; or `{status:"error", error}`) → `tool_result`
+//!   - `toolConfirmationRequest`, `actionRequired`, `systemNotification`, `image` → notices
+//! - `notification` (`extension_id`, and `log{message}` or `progress{progress, total,
+//!   message}`) → a notice
+//! - `model_change` (`model`, `mode`) → a notice; `error` (`error`) → `stderr`
+//! - `complete` (`total_tokens`; newer builds also `input_tokens`, `output_tokens`) →
+//!   `result`, printed even after an error. Where goose reports only the total, the result's
+//!   text says so (no split is invented).
+//!
+//! Evidence: no real stream-json capture exists in any public place searched (the PR, goose's
+//! issues, the Paperclip goose adapter's tests, which are hand-made). This module and its
+//! fixture are derived from goose's own serde types (`crates/goose-cli/src/session/mod.rs`
+//! at block/goose 5152a340 and aaif-goose/goose df778d61, `crates/goose/src/conversation/
+//! message.rs` and `tool_result_serde.rs`, Apache-2.0), and marked as derived. Details:
+//! docs/formats/goose.md.
+
+use crate::prelude::*;
+use super::common::{self, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned};
+use crate::entry::Entry;
+use crate::json::Value;
+
+pub fn detect(v: &Value) -> Confidence {
+    let has = |k: &str| v.get(k).is_some();
+    let sure = match type_of(v) {
+        "message" => v.get("message").is_some_and(|m| {
+            m.get("created").is_some_and(Value::is_number)
+                && m.get("content").is_some_and(Value::is_array)
+                && m.get("role").is_some()
+        }),
+        "notification" => has("extension_id"),
+        "model_change" => has("model") && has("mode"),
+        "complete" => has("total_tokens"),
+        _ => false,
+    };
+    if sure {
+        Confidence::Sure
+    } else if type_of(v) == "error" && str_of(v, "error").is_some() && v.as_object().is_some_and(|m| m.len() == 2) {
+        // `{"type":"error","error":"…"}`: goose's, but a shape anyone may print.
+        Confidence::Maybe
+    } else {
+        Confidence::No
+    }
+}
+
+pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mut Vec<Entry>) {
+    match type_of(v) {
+        "message" => message(v.get("message").unwrap_or(&Value::Null), ts, out),
+        "notification" => {
+            let ext = str_of(v, "extension_id").unwrap_or("extension");
+            let text = if let Some(log) = v.get("log") {
+                str_of(log, "message").unwrap_or("").owned()
+            } else if let Some(p) = v.get("progress") {
+                let n = crate::json::num_text(num_of(p, "progress"));
+                let of = match p.get("total").and_then(Value::as_f64) {
+                    Some(t) => format!("/{}", crate::json::num_text(t)),
+                    None => String::new(),
+                };
+                match nonempty_str(p, "message") {
+                    Some(m) => format!("progress {n}{of}: {m}"),
+                    None => format!("progress {n}{of}"),
+                }
+            } else {
+                common::short_fields(v, 3)
+            };
+            out.emit(Entry::system(ts, format!("{ext}: {}", text.trim())));
+        }
+        "model_change" => {
+            let (model, mode) = (str_of(v, "model").unwrap_or(""), str_of(v, "mode").unwrap_or(""));
+            out.emit(Entry::system(ts, format!("model: {model} ({mode})")));
+        }
+        "error" => out.emit(Entry::stderr(ts, str_of(v, "error").unwrap_or("error"))),
+        "complete" => {
+            let split = v.get("input_tokens").is_some() || v.get("output_tokens").is_some();
+            let text = match v.get("total_tokens").and_then(Value::as_f64) {
+                Some(t) if !split => format!("{} tokens in all (goose gives no split)", crate::json::num_text(t)),
+                _ => String::new(),
+            };
+            out.emit(Entry::Result {
+                ts: ts.owned(),
+                text,
+                input_tokens: num_of(v, "input_tokens"),
+                output_tokens: num_of(v, "output_tokens"),
+                cached_tokens: 0.0,
+                cache_creation_tokens: None,
+                cost_usd: 0.0,
+                subtype: "complete".owned(),
+                is_error: false,
+                errors: Vec::new(),
+            });
+        }
+        _ => out.emit(common::unknown_event(ts, "goose", v)),
+    }
+}
+
+fn message(m: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let user = str_of(m, "role") == Some("user");
+    let Some(Value::Array(items)) = m.get("content") else { return };
+    for c in items {
+        let s = |k: &str| str_of(c, k).unwrap_or("");
+        match s("type") {
+            "text" => {
+                let t = s("text");
+                if !t.trim().is_empty() {
+                    out.emit(if user { Entry::user(ts, t.trim()) } else { Entry::assistant_delta(ts, t) });
+                }
+            }
+            "thinking" => {
+                if !s("thinking").is_empty() {
+                    out.emit(Entry::thinking_delta(ts, s("thinking")));
+                }
+            }
+            "toolRequest" => {
+                let call = c.get("toolCall").unwrap_or(&Value::Null);
+                let value = call.get("value").unwrap_or(&Value::Null);
+                let (name, input) = match str_of(call, "status") {
+                    Some("error") => ("tool", common::object([("error", str_of(call, "error").map(|e| e.owned().into()))])),
+                    _ => (str_of(value, "name").unwrap_or("tool"), common::arguments(value.get("arguments"))),
+                };
+                out.emit(Entry::tool_call(ts, name, input, nonempty_str(c, "id").map(str::owned)));
+            }
+            "toolResponse" => {
+                let r = c.get("toolResult").unwrap_or(&Value::Null);
+                let (content, failed) = match str_of(r, "status") {
+                    Some("error") => (str_of(r, "error").unwrap_or("the tool failed").owned(), true),
+                    _ => {
+                        let value = r.get("value").unwrap_or(&Value::Null);
+                        // Newer goose: a CallToolResult; older: the content list itself.
+                        let list = value.get("content").unwrap_or(value);
+                        (common::content_text(list), common::bool_of(value, "isError"))
+                    }
+                };
+                out.emit(Entry::tool_result(ts, s("id"), None, content, failed));
+            }
+            "toolConfirmationRequest" => {
+                let tool = str_of(c, "toolName").unwrap_or("a tool");
+                out.emit(Entry::system(ts, format!("confirmation asked for {tool}")));
+            }
+            "actionRequired" => {
+                let d = c.get("data").unwrap_or(c);
+                let what = nonempty_str(d, "toolName").or_else(|| nonempty_str(d, "message")).unwrap_or("");
+                let kind = str_of(d, "actionType").unwrap_or("");
+                out.emit(Entry::system(ts, format!("action required: {kind} {what}").trim().owned()));
+            }
+            "systemNotification" => {
+                if let Some(t) = nonempty_str(c, "msg") {
+                    out.emit(Entry::system(ts, t.trim()));
+                }
+            }
+            "redactedThinking" => {}
+            "image" => out.emit(Entry::system(ts, format!("image ({})", s("mimeType")))),
+            other => out.emit(Entry::system(ts, format!("goose {other} ({})", common::short_fields(c, 3)))),
+        }
+    }
+}
