@@ -112,6 +112,11 @@ fn parse_stamped_into(
     let unmarked = line.strip_prefix('\u{feff}');
     let line = unmarked.unwrap_or(line);
     if line.trim().is_empty() {
+        // A blank line is a paragraph break in the Kiro text around it.
+        #[cfg(feature = "kiro")]
+        if let (Some(Format::Kiro), Some(s)) = (format, states) {
+            formats::kiro::blank(&mut s.kiro);
+        }
         return None;
     }
     if line.len() > MAX_LINE_BYTES {
@@ -216,7 +221,7 @@ fn read_line_into(
             formats::entries::read(&entry, ts, false, out);
             return seen;
         }
-        return Some(formats::parse_text(line, ts, format, out));
+        return Some(formats::parse_text(line, ts, format, states, out));
     };
     // A line that already is a transcript entry, whatever the runtime: itself, checked
     // (terminal escapes taken out of its text as everywhere).
@@ -561,7 +566,7 @@ impl ToolPairing {
                     if tool_name.is_none() {
                         *tool_name = call.at(0).and_then(Json::as_str).map(str::owned);
                     }
-                    if duration_ms.is_none() && !same_line.iter().any(|id| id == tool_use_id) {
+                    if duration_ms.is_none() && *delta != Some(true) && !same_line.iter().any(|id| id == tool_use_id) {
                         let called_ms = call.at(1).and_then(Json::as_i64);
                         if let (Some(start), Some(end)) = (called_ms, crate::time::parse_ts_ms(ts)) {
                             if end >= start {
@@ -586,7 +591,7 @@ impl ToolPairing {
 /// outcome, so it becomes a `system` notice the host does not sum. Returns whether `f` may
 /// lock.
 fn midstream(f: Format, c: Confidence, entries: &mut [Entry]) -> bool {
-    if matches!(f, Format::Hermes | Format::HermesGateway) {
+    if matches!(f, Format::Hermes | Format::HermesGateway | Format::Kiro) {
         return true; // text runtimes: their marks are text lines, not printed JSON
     }
     for e in entries.iter_mut() {

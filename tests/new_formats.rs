@@ -20,6 +20,8 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    Case { file: "kiro/derived-ansi-run.txt", format: Format::Kiro, has_result: true, stateless_lines: true, init: false },
+    Case { file: "kiro/derived-plain-run.txt", format: Format::Kiro, has_result: true, stateless_lines: true, init: false },
     Case { file: "goose/derived-stream-json.jsonl", format: Format::Goose, has_result: true, stateless_lines: true, init: false },
     Case { file: "goose/derived-error-run.jsonl", format: Format::Goose, has_result: true, stateless_lines: true, init: false },
     Case { file: "droid/vibekanban-hello-world.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
@@ -148,7 +150,45 @@ fn cli_and_adapter_names_select_their_reader() {
         ("kilo", Format::OpenCode),
         ("kilocode", Format::OpenCode),
         ("qwen", Format::Claude),
+        ("kiro", Format::Kiro),
+        ("kiro-cli", Format::Kiro),
     ] {
         assert_eq!(Format::from_name(name), Some(f), "{name}");
     }
+}
+
+/// Kiro's text, read by a stateful parser: the answer's lines joined with its paragraph
+/// breaks, a tool's output in its result (an error line makes it failed), the write's diff,
+/// the completion time, and a failed command's error text as stderr.
+#[test]
+fn kiro_text_becomes_answers_tools_and_diffs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kiro");
+    let read = |name: &str| {
+        let text = fs::read_to_string(root.join(name)).unwrap();
+        let mut p = StdoutParser::new();
+        let mut out = Vec::new();
+        for line in lines(&text) {
+            out.extend(p.parse_line(line, "2026-01-01T00:00:00.000Z"));
+        }
+        agentlines::parser::merge_deltas(out)
+    };
+    let ansi = read("derived-ansi-run.txt");
+    let texts: Vec<&str> = ansi.iter().filter_map(|e| match e { Entry::Assistant { text, .. } => Some(text.as_str()), _ => None }).collect();
+    assert_eq!(texts.last(), Some(&"The failing test passes now.\n\n- `src/price.js` rounds discounts to whole cents.\n- There is no CHANGES.md, so nothing was added to it.\n"));
+    let output = |name: &str| ansi.iter().find_map(|e| match e {
+        Entry::ToolResult { tool_name: Some(n), content, .. } if n == name && !content.is_empty() => Some(content.as_str()),
+        _ => None,
+    });
+    assert_eq!(output("shell"), Some("Purpose: Run the test suite before changing anything\n\n> shop@1.0.0 test\n> node --test\n\n# pass 12\n# fail 1\n"));
+    let ends: Vec<(bool, Option<u64>)> = ansi.iter().filter_map(|e| match e {
+        Entry::ToolResult { content, is_error, duration_ms, delta: None, .. } if content.is_empty() => Some((*is_error, *duration_ms)),
+        _ => None,
+    }).collect();
+    assert_eq!(ends, [(false, Some(4)), (false, Some(3207)), (false, Some(12)), (true, Some(1)), (false, Some(68))]);
+    let diff: Vec<&str> = ansi.iter().filter_map(|e| match e { Entry::Diff { text, .. } => Some(text.as_str()), _ => None }).collect();
+    assert_eq!(diff, ["src/price.js", " export function discounted(price, rate) {", "-  return price * (1 - rate);", "+  return Math.round(price * (1 - rate) * 100) / 100;", " }"]);
+    let plain = read("derived-plain-run.txt");
+    assert!(plain.iter().any(|e| matches!(e, Entry::ToolResult { tool_name: Some(n), is_error: true, duration_ms: Some(31), .. } if n == "shell")));
+    assert!(plain.iter().any(|e| matches!(e, Entry::Stderr { text, .. } if text == "/bin/sh: 1: node: not found")));
+    assert!(matches!(plain.last(), Some(Entry::Result { text, .. }) if text == "Time: 19s"));
 }

@@ -221,6 +221,7 @@ export class Transcript {
         this.touch(this.lastRow, changed);
         continue;
       }
+      if (kindStr === "tool_result" && this.settle(e, changed)) continue;
       this.entryCount++;
       this.merged.push(e);
       const kind = str(e.kind);
@@ -231,6 +232,31 @@ export class Transcript {
     this.touched = null;
     for (const id of changed) if (id >= from) changed.delete(id);
     return { from, to: this.count, changed: [...changed] };
+  }
+
+  // A result streamed in pieces (`delta: true`, e.g. Kiro's output line by line, with diff
+  // rows between them) stays one card: a later piece adds to it, the final result settles
+  // it: its content replaces the pieces' unless empty, as in the host's view.
+  settle(e, changed) {
+    const useId = str(e.toolUseId);
+    const open = useId ? this.openCalls.get(useId) : undefined;
+    const held = open === undefined ? null : this.data[open].result;
+    if (!held || held.delta !== true) return false;
+    if (e.delta === true) {
+      held.content = str(held.content) + str(e.content);
+    } else {
+      if (str(e.content)) held.content = e.content;
+      held.delta = false;
+      held.isError = e.isError === true;
+      if (e.durationMs !== undefined) held.durationMs = e.durationMs;
+      this.openCalls.delete(useId);
+      if (held.isError) {
+        this.errors++;
+        this.addToSub(open, (s) => s.errors++);
+      }
+    }
+    this.touch(open, changed);
+    return true;
   }
 
   touch(id, changed) {
@@ -299,7 +325,7 @@ export class Transcript {
         if (open !== undefined && !this.data[open].result) {
           this.data[open].result = e;
           if (realTs) this.flags[open] |= F_RESULT_REAL;
-          this.openCalls.delete(useId);
+          if (e.delta !== true) this.openCalls.delete(useId);
           this.touch(open, changed);
           if (e.isError === true) this.addToSub(open, (s) => s.errors++);
           return open;

@@ -43,6 +43,8 @@ pub mod grok;
 pub mod hermes;
 #[cfg(feature = "kimi")]
 pub mod kimi;
+#[cfg(feature = "kiro")]
+pub mod kiro;
 #[cfg(feature = "openclaw")]
 pub mod openclaw;
 #[cfg(feature = "opencode")]
@@ -100,6 +102,8 @@ pub enum Format {
     Droid,
     /// Goose `goose run --output-format stream-json` (goose.rs).
     Goose,
+    /// Kiro CLI `kiro-cli chat --no-interactive` terminal text; read from text lines (kiro.rs).
+    Kiro,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -172,6 +176,11 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("kimi_local", Format::Kimi),
     ("cursor-cloud", Format::CursorCloud),
     ("cursor_cloud", Format::CursorCloud),
+    ("kiro", Format::Kiro),
+    ("kiro-cli", Format::Kiro),
+    ("kiro_cli", Format::Kiro),
+    ("kiro_local", Format::Kiro),
+    ("kiro-local", Format::Kiro),
     ("hermes", Format::Hermes),
     ("hermes-local", Format::Hermes),
     ("hermes_local", Format::Hermes),
@@ -235,7 +244,7 @@ impl Format {
 
     /// The runtimes read from text lines (not detected from JSON). With [`Format::JSON`],
     /// every runtime: what the CLI's `--format` offers (a test checks no name is missing).
-    pub const TEXT: [Format; 3] = [Format::Hermes, Format::HermesGateway, Format::Plain];
+    pub const TEXT: [Format; 4] = [Format::Hermes, Format::HermesGateway, Format::Kiro, Format::Plain];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -261,6 +270,7 @@ impl Format {
             Format::Copilot => "copilot",
             Format::Droid => "droid",
             Format::Goose => "goose",
+            Format::Kiro => "kiro",
             Format::Plain => "plain",
         }
     }
@@ -300,6 +310,7 @@ impl Format {
             Format::Copilot => cfg!(feature = "copilot"),
             Format::Droid => cfg!(feature = "droid"),
             Format::Goose => cfg!(feature = "goose"),
+            Format::Kiro => cfg!(feature = "kiro"),
             Format::Plain => true,
         }
     }
@@ -384,6 +395,8 @@ pub struct States {
     pub copilot: copilot::State,
     #[cfg(feature = "droid")]
     pub droid: droid::State,
+    #[cfg(feature = "kiro")]
+    pub kiro: kiro::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -436,9 +449,10 @@ pub fn parse_json(
         Format::Droid => droid::parse(v, line, ts, states.map(|s| &mut s.droid), out),
         #[cfg(feature = "goose")]
         Format::Goose => goose::parse(v, line, ts, None, out),
-        // Hermes prints text; a JSON line in its stream is read as whichever runtime it is.
-        #[cfg(feature = "hermes")]
-        Format::Hermes | Format::HermesGateway => match detect_json(v) {
+        // Hermes and Kiro print text; a JSON line in their streams is read as whichever
+        // runtime it is.
+        #[cfg(any(feature = "hermes", feature = "kiro"))]
+        Format::Hermes | Format::HermesGateway | Format::Kiro => match detect_json(v) {
             Some((f, _)) => parse_json(f, v, line, ts, None, out),
             None => out.emit(common::unknown_event(ts, "", v)),
         },
@@ -561,16 +575,35 @@ fn read_event(f: Format, items: bool, run: &str, name: &str, data: &str, ts: &st
     }
 }
 
-/// A line that is not a JSON object: a text runtime that knows its marks (Hermes) reads
-/// it, else the plain-text rules. `format` is the forced or locked runtime. Returns who
-/// read it and how sure that is (for the stateful parser's lock).
-pub fn parse_text(line: &str, ts: &str, format: Option<Format>, out: &mut Vec<Entry>) -> (Format, Confidence) {
+/// A line that is not a JSON object: a text runtime that knows its marks (Kiro, Hermes)
+/// reads it, else the plain-text rules. `format` is the forced or locked runtime, `states`
+/// the stateful parser's. Returns who read it and how sure that is (for the stateful
+/// parser's lock).
+pub fn parse_text(
+    line: &str,
+    ts: &str,
+    format: Option<Format>,
+    states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> (Format, Confidence) {
     // OpenHands' event marker carries nothing itself (the stateful parser joins the event
     // after it; docs/formats/openhands.md).
     #[cfg(feature = "openhands")]
     if line.trim() == openhands::MARKER {
         return (Format::OpenHands, Confidence::Maybe);
     }
+    // Kiro's state serves a stream that is Kiro's or not yet known; in another runtime's
+    // stream a Kiro mark is read alone.
+    #[cfg(feature = "kiro")]
+    {
+        let kiro = format == Some(Format::Kiro);
+        let state = states.filter(|_| kiro || format.is_none()).map(|s| &mut s.kiro);
+        if let Some(c) = kiro::parse_text(line, ts, state, kiro, out) {
+            return (Format::Kiro, c);
+        }
+    }
+    #[cfg(not(feature = "kiro"))]
+    let _ = states;
     #[cfg(feature = "hermes")]
     if hermes::parse_text(line, ts, format == Some(Format::Hermes), out) {
         return if hermes::is_local_mark(line) {

@@ -61,6 +61,27 @@ test("entries become rows: delta merge, one card per call and result, diff block
   assert.deepEqual(t.merged.map((e) => e.kind), ["init", "assistant", "tool_call", "diff", "diff", "weird", "tool_result", "tool_result"]);
 });
 
+test("a result streamed in pieces stays one card: pieces add up across diff rows, the final one settles it", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const piece = (content) => ({ kind: "tool_result", ts, toolUseId: "k1", toolName: "write", content, isError: false, delta: true });
+  t.add([
+    { kind: "tool_call", ts, name: "write", input: { path: "a.js" }, toolUseId: "k1" },
+    piece("Purpose: fix it\n"),
+    { kind: "diff", ts, changeType: "add", text: "+x" },
+    piece("Updating: a.js\n"),
+  ], []);
+  t.add([{ kind: "tool_result", ts, toolUseId: "k1", toolName: "write", content: "", isError: true, durationMs: 12 }], []);
+  const rows = rowsOf(t);
+  assert.deepEqual(rows.map((r) => r.type), ["tool", "diff"]);
+  assert.equal(rows[0].result.content, "Purpose: fix it\nUpdating: a.js\n");
+  assert.equal(rows[0].result.isError, true);
+  assert.equal(rows[0].result.durationMs, 12);
+  assert.equal(t.errors, 1);
+  // Settled: a later result under the same id is a card of its own, as before.
+  t.add([{ kind: "tool_result", ts, toolUseId: "k1", content: "again" }], []);
+  assert.equal(t.count, 3);
+});
+
 test("a diff block holds at most 400 lines; a row between blocks starts a new one", { skip: !!process.env.MODEL }, () => {
   const t = new Transcript();
   const d = (text) => ({ kind: "diff", ts, text });
