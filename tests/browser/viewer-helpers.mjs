@@ -77,12 +77,34 @@ export function richLog() {
 export function expectedFromGolden(arrays) {
   const flat = arrays.flat();
   const merged = [];
+  // A result streamed in pieces stays in its call's card (www/model.js, settle): later pieces
+  // and the final result under its id add to it, not to the entries.
+  const waiting = new Set(); // ids of calls without a result yet
+  const streaming = new Map(); // id -> the piece a card holds
   for (const e of flat) {
     const prev = merged[merged.length - 1];
     const field = e.delta === true ? (e.kind === "tool_result" ? "content" : e.kind === "assistant" || e.kind === "thinking" ? "text" : null) : null;
     if (field && prev && prev.kind === e.kind && prev.delta === true) {
       prev[field] = (prev[field] ?? "") + (e[field] ?? "");
-    } else merged.push({ ...e });
+      continue;
+    }
+    const held = e.kind === "tool_result" ? streaming.get(e.toolUseId) : undefined;
+    if (held) {
+      if (e.delta === true) held.content = (held.content ?? "") + (e.content ?? "");
+      else {
+        if (e.content) held.content = e.content;
+        held.delta = false;
+        streaming.delete(e.toolUseId);
+      }
+      continue;
+    }
+    const copy = { ...e };
+    merged.push(copy);
+    if (e.kind === "tool_call" && e.toolUseId) waiting.add(e.toolUseId);
+    else if (e.kind === "tool_result" && e.toolUseId && waiting.has(e.toolUseId)) {
+      waiting.delete(e.toolUseId);
+      if (e.delta === true) streaming.set(e.toolUseId, copy);
+    }
   }
   const kinds = {};
   for (const e of merged) kinds[e.kind] = (kinds[e.kind] || 0) + 1;
