@@ -486,10 +486,7 @@ pub fn parse_log_with(text: &str, ts_of: impl Fn(usize) -> String, merge: bool) 
 fn parse_log_dyn(text: &str, ts_of: &dyn Fn(usize) -> String, merge: bool) -> Vec<Entry> {
     let mut parser = StdoutParser::new();
     let mut out = Vec::new();
-    // The lines of `text`; a final newline ends the last line rather than starting one.
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let lines = (!text.is_empty()).then(|| body.split('\n'));
-    for (i, line) in lines.into_iter().flatten().enumerate() {
+    for (i, line) in lines_of(text).enumerate() {
         let ts = ts_of(i);
         parser.parse_line_into(line, &ts, &mut out);
     }
@@ -498,6 +495,14 @@ fn parse_log_dyn(text: &str, ts_of: &dyn Fn(usize) -> String, merge: bool) -> Ve
     } else {
         out
     }
+}
+
+/// The lines of a log text: split on `\n`; a final newline ends the last line rather than
+/// starting one, and empty text has none. The one split of [`parse_log_with`] and
+/// [`parse_batch`], so both number lines alike.
+fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    (!text.is_empty()).then(|| body.split('\n')).into_iter().flatten()
 }
 
 /// A batch of whole lines at once (a viewer reading a big log in slices): the lines of
@@ -516,10 +521,8 @@ pub fn parse_batch(
 ) -> (Vec<Entry>, Vec<usize>, usize) {
     let mut out = Vec::new();
     let mut at = Vec::new();
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let lines = (!text.is_empty()).then(|| body.split('\n'));
     let mut count = 0;
-    for (i, line) in lines.into_iter().flatten().enumerate() {
+    for (i, line) in lines_of(text).enumerate() {
         count = i + 1;
         let given = ts_of(i);
         let mut own = |v: Option<&json::Value>| {

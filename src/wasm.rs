@@ -173,6 +173,32 @@ pub extern "C" fn al_hook_entries(json_len: usize, ts_len: usize) -> usize {
     })
 }
 
+/// The timestamps a whole-log call passes: one for every line, or one per line joined by
+/// `\n` (a line past the last one gets "").
+#[cfg(not(any(feature = "stateless-only", feature = "host-stateful")))]
+enum Stamps<'a> {
+    Every(&'a str),
+    PerLine(Vec<&'a str>),
+}
+
+#[cfg(not(any(feature = "stateless-only", feature = "host-stateful")))]
+impl<'a> Stamps<'a> {
+    fn new(ts: &'a str, per_line: bool) -> Stamps<'a> {
+        if per_line {
+            Stamps::PerLine(ts.split('\n').collect())
+        } else {
+            Stamps::Every(ts)
+        }
+    }
+
+    fn of(&self, i: usize) -> String {
+        match self {
+            Stamps::Every(ts) => (*ts).to_owned(),
+            Stamps::PerLine(all) => all.get(i).copied().unwrap_or("").to_owned(),
+        }
+    }
+}
+
 /// Batch parse: the input buffer holds the log text (`text_len` bytes, lines split on
 /// `\n`) then the timestamps (`ts_len` bytes): one `ts` for every line when `ts_per_line`
 /// is 0, else one per line joined by `\n`. `merge` 1 merges consecutive deltas as the host
@@ -183,13 +209,9 @@ pub extern "C" fn al_parse_log(text_len: usize, ts_len: usize, ts_per_line: u32,
     with_state(|b| {
         let text = input_str(&b.input, 0, text_len);
         let ts = input_str(&b.input, text_len, ts_len);
-        let entries = if ts_per_line == 0 {
-            crate::parser::parse_log_with(&text, |_| ts.clone().into_owned(), merge != 0)
-        } else {
-            let stamps: Vec<&str> = ts.split('\n').collect();
-            let ts_of = |i: usize| stamps.get(i).copied().unwrap_or("").to_owned();
-            crate::parser::parse_log_with(&text, ts_of, merge != 0)
-        };
+        let stamps = Stamps::new(&ts, ts_per_line != 0);
+        let entries = crate::parser::parse_log_with(&text, |i| stamps.of(i), merge != 0);
+        drop(stamps);
         drop((text, ts));
         shrink_input(b);
         write_output(&mut b.output, &entries)
@@ -210,14 +232,9 @@ pub extern "C" fn al_parse_batch(handle: u32, text_len: usize, ts_len: usize, fl
         let Buffers { input, output, parsers } = b;
         let text = input_str(input, 0, text_len);
         let ts = input_str(input, text_len, ts_len);
-        let stamps: Vec<&str> = if flags & 1 != 0 { ts.split('\n').collect() } else { Vec::new() };
-        let ts_of = |i: usize| match flags & 1 {
-            0 => ts.to_string(),
-            _ => stamps.get(i).copied().unwrap_or("").to_owned(),
-        };
+        let stamps = Stamps::new(&ts, flags & 1 != 0);
         let parser = parsers.get_mut((handle as usize).wrapping_sub(1)).and_then(Option::as_mut);
-        let (entries, lines, count) = crate::parser::parse_batch(parser, &text, &ts_of, flags & 2 != 0);
-        drop(ts_of);
+        let (entries, lines, count) = crate::parser::parse_batch(parser, &text, &|i| stamps.of(i), flags & 2 != 0);
         drop(stamps);
         drop((text, ts));
         clear_output(output);
