@@ -444,7 +444,13 @@ fn parse_cmd(a: ParseArgs) -> Result<i32, Failure> {
     let status = read_inputs(
         &a.read,
         &mut |got| {
-            let Some((entries, at)) = got else { return out.flush() };
+            let Some((entries, at)) = got else {
+                // The input waits: what has come shows now, streamed pieces included.
+                renderer.settle(&mut buf);
+                out.text(&buf)?;
+                buf.clear();
+                return out.flush();
+            };
             for e in entries {
                 if kinds.as_ref().map_or(true, |k| k.contains(&e.kind())) {
                     renderer.entry(e, at, &mut buf);

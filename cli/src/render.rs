@@ -1,7 +1,9 @@
 //! How `parse` writes entries: JSON Lines (the host's entries as they are, optionally with the
 //! file and line they came from), plain text for a terminal, or a Markdown transcript.
 //!
-//! Text and Markdown are for people: long tool output is clipped (its size said), tool input
+//! Text and Markdown are for people: a run of streamed pieces (`delta: true`: an answer's
+//! tokens, a tool's output line by line) is one block, its final result's status and time on
+//! it; long tool output is clipped (its size said), tool input
 //! is compact JSON, and a Markdown code block's fence is longer than any backtick run inside
 //! it, so agent output can never close it early. Nothing is escaped into HTML: Markdown
 //! renderers that allow raw HTML would run it, so agent text that is not the assistant's own
@@ -40,15 +42,45 @@ pub struct Renderer {
     /// Markdown: the file whose heading was written last, and whether a diff block is open.
     heading: Option<String>,
     diff_open: bool,
+    /// Text and Markdown: the streamed pieces joined so far, and where the first came from;
+    /// written when something else comes, the input waits ([`Renderer::settle`]) or it ends.
+    pending: Option<(Entry, String, usize)>,
 }
 
 impl Renderer {
     pub fn new(output: Output, located: bool) -> Renderer {
-        Renderer { output, located, heading: None, diff_open: false }
+        Renderer { output, located, heading: None, diff_open: false, pending: None }
     }
 
     /// Appends `e` (from `at`) to `buf`.
     pub fn entry(&mut self, e: &Entry, at: &Origin, buf: &mut String) {
+        if self.output == Output::Jsonl {
+            return self.jsonl(e, at, buf);
+        }
+        if let Some((held, file, _)) = &mut self.pending {
+            if file == at.file && join(held, e) {
+                if !is_piece(e) {
+                    self.settle(buf);
+                }
+                return;
+            }
+            self.settle(buf);
+        }
+        if is_piece(e) {
+            self.pending = Some((e.clone(), at.file.to_owned(), at.line));
+            return;
+        }
+        self.write(e, at, buf);
+    }
+
+    /// Writes the pieces held so far (the input is waiting: show what has come).
+    pub fn settle(&mut self, buf: &mut String) {
+        if let Some((e, file, line)) = self.pending.take() {
+            self.write(&e, &Origin { file: &file, line }, buf);
+        }
+    }
+
+    fn write(&mut self, e: &Entry, at: &Origin, buf: &mut String) {
         match self.output {
             Output::Jsonl => self.jsonl(e, at, buf),
             Output::Text => self.text(e, at, buf),
@@ -56,8 +88,9 @@ impl Renderer {
         }
     }
 
-    /// What must follow the last entry (an open Markdown diff block's fence).
+    /// What must follow the last entry (held pieces, an open Markdown diff block's fence).
     pub fn finish(&mut self, buf: &mut String) {
+        self.settle(buf);
         if self.diff_open {
             buf.push_str("```\n\n");
             self.diff_open = false;
@@ -206,6 +239,49 @@ fn inert_markdown(text: &str) -> String {
         }
     }
     out
+}
+
+/// A streamed piece: text, thinking or a tool's output marked `delta: true`.
+fn is_piece(e: &Entry) -> bool {
+    matches!(
+        e,
+        Entry::Assistant { delta: Some(true), .. } | Entry::Thinking { delta: Some(true), .. } | Entry::ToolResult { delta: Some(true), .. }
+    )
+}
+
+/// Adds `e` to the pieces `held` when it continues them: the next piece of the same kind (of
+/// the same tool call), or the tool result that ends them (its content, when it has any,
+/// replacing theirs, as the host shows it; its status and time kept). Whether it did.
+fn join(held: &mut Entry, e: &Entry) -> bool {
+    match (held, e) {
+        (Entry::Assistant { text, parent_tool_use_id: p, .. }, Entry::Assistant { text: more, delta: Some(true), parent_tool_use_id: q, .. })
+        | (Entry::Thinking { text, parent_tool_use_id: p, .. }, Entry::Thinking { text: more, delta: Some(true), parent_tool_use_id: q, .. })
+            if p == q =>
+        {
+            text.push_str(more);
+            true
+        }
+        (
+            Entry::ToolResult { tool_use_id, content, is_error, delta, duration_ms, tool_name, .. },
+            Entry::ToolResult { tool_use_id: id, content: more, is_error: failed, delta: piece, duration_ms: ms, tool_name: name, .. },
+        ) if tool_use_id == id => {
+            if *piece == Some(true) {
+                content.push_str(more);
+            } else {
+                if !more.is_empty() {
+                    content.clone_from(more);
+                }
+                *is_error = *failed;
+                *delta = None;
+                *duration_ms = *ms;
+                if name.is_some() {
+                    tool_name.clone_from(name);
+                }
+            }
+            true
+        }
+        _ => false,
+    }
 }
 
 /// A label and the body text of an entry, for text output and Markdown notices.

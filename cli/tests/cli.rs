@@ -544,6 +544,28 @@ fn output_text_markdown_and_kind_filter() {
     assert_bad(&run(&["parse", "--kind", "frobnicate"], Some(&input)), "unknown entry kind frobnicate in --kind");
 }
 
+/// Text and Markdown show a run of streamed pieces as one block (an answer's deltas, a tool's
+/// output line by line), with the status and time of the result that ends it; JSON Lines
+/// keeps every piece.
+#[test]
+fn text_and_markdown_join_streamed_pieces() {
+    let kiro = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/kiro/derived-plain-run.txt");
+    let kiro = kiro.to_str().unwrap();
+    let ts = "2026-01-01T10:20:30Z";
+    let o = run(&["parse", "--ts", ts, "-o", "text", kiro], None);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("10:20:30 assistant: Node is not installed here, so the local version could not be checked.\n    The notes are in `notes/node.md`.\n"), "{text}");
+    assert!(text.contains("10:20:30 tool result (web_search, 2.0s):  ✓ Found 10 search results\n10:20:30 tool call web_fetch"), "{text}");
+    assert!(text.contains("10:20:30 tool error (shell, 0.0s)\n"), "{text}");
+    assert_eq!(text.matches("tool result (web_search").count(), 1, "{text}");
+    let o = run(&["parse", "--ts", ts, "-o", "markdown", kiro], None);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(md.matches("**Tool result** (web_fetch)").count(), 1, "{md}");
+    assert!(md.contains("**Tool result** (web_fetch), 0.7s\n\n```\n ✓ Fetched 11395 bytes (selective) from URL\n```\n"), "{md}");
+    let pieces = entries(&run(&["parse", "--ts", ts, kiro], None));
+    assert_eq!(pieces.iter().filter(|e| e["kind"] == "tool_result" && e["toolName"] == "web_search").count(), 2);
+}
+
 #[test]
 fn stats_sums_as_the_host_does() {
     let result = |cost: f64, sub: &str| {
