@@ -632,8 +632,6 @@ fn claude_message(v: &Value, kind: &str) -> bool {
     ty(v) == kind && at(v, &["message"]).is_object()
 }
 
-/// The documented invisible kinds, each with its reason. Anything else that shows nothing
-/// fails the tests; an entry that never matches an invisible corpus line fails too.
 /// The stream of an adapter-log event line (`[…:event] run=<id> stream=<stream> …`).
 fn common_event(line: &str) -> Option<&str> {
     let rest = &line[line.find(":event] run=")?..];
@@ -641,6 +639,8 @@ fn common_event(line: &str) -> Option<&str> {
     Some(s.split_whitespace().next().unwrap_or(""))
 }
 
+/// The documented invisible kinds, each with its reason. Anything else that shows nothing
+/// fails the tests; an entry that never matches an invisible corpus line fails too.
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
         documented_in: "docs/formats/copilot.md (what shows nothing)",
