@@ -457,7 +457,10 @@ pub fn merge_deltas(entries: Vec<Entry>) -> Vec<Entry> {
     out
 }
 
-fn delta_text(e: &Entry) -> Option<&str> {
+/// The text a streamed piece (`delta: true`: assistant or thinking text, a tool's output)
+/// adds, or `None` for an entry that is not one: which entries stream, said once for the
+/// merge here and the CLI's text and Markdown output.
+pub fn delta_text(e: &Entry) -> Option<&str> {
     match e {
         Entry::Assistant { text, delta: Some(true), .. }
         | Entry::Thinking { text, delta: Some(true), .. } => Some(text),

@@ -243,10 +243,7 @@ fn inert_markdown(text: &str) -> String {
 
 /// A streamed piece: text, thinking or a tool's output marked `delta: true`.
 fn is_piece(e: &Entry) -> bool {
-    matches!(
-        e,
-        Entry::Assistant { delta: Some(true), .. } | Entry::Thinking { delta: Some(true), .. } | Entry::ToolResult { delta: Some(true), .. }
-    )
+    agentlines::parser::delta_text(e).is_some()
 }
 
 /// Adds `e` to the pieces `held` when it continues them: the next piece of the same kind (of
