@@ -21,7 +21,7 @@ WASM_OPT_FAST_FLAGS := -O3 $(filter-out -O2 -ocimfs 0,$(WASM_OPT_FLAGS))
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 
-.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-wasm test-browser test-fuzz bench bench-host host-e2e fuzz clean
+.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-oracle test-wasm test-browser test-fuzz bench bench-host host-e2e fuzz prices clean
 
 all: dist
 
@@ -82,7 +82,7 @@ demo: dist
 serve: dist
 	node www/serve.mjs
 
-test: setup-browser test-native dist test-js test-wasm test-browser test-fuzz
+test: setup-browser test-native dist test-js test-oracle test-wasm test-browser test-fuzz
 	@echo "all test suites passed"
 
 # The library and the command (cli/: a workspace member) with every target, the crate
@@ -103,6 +103,21 @@ test-wasm:
 
 test-browser:
 	node --test tests/browser/
+
+# agentlines stats against ccusage 20.0.24 (npm, bundled prices, offline) on the corpus's Claude
+# Code session files and Codex rollouts: the same tokens, the same cost within 1%
+# (tests/oracle/ccusage.test.mjs; docs/costs.md).
+CCUSAGE_VERSION := 20.0.24
+test-oracle:
+	@[ -x target/oracle/node_modules/.bin/ccusage ] && target/oracle/node_modules/.bin/ccusage --version | grep -qx 'ccusage $(CCUSAGE_VERSION)' || \
+	  { mkdir -p target/oracle && npm install --prefix target/oracle --no-audit --no-fund --no-save ccusage@$(CCUSAGE_VERSION); }
+	cargo build -p agentlines-cli
+	AGENTLINES_BIN=target/debug/agentlines CCUSAGE_BIN=target/oracle/node_modules/.bin/ccusage node --test tests/oracle/
+
+# The list prices the cost estimates use (src/prices/table.rs), generated again from the pinned
+# LiteLLM releases on PyPI (scripts/gen-prices.py says which and why).
+prices:
+	python3 scripts/gen-prices.py
 
 bench: dist
 	node bench/run.mjs

@@ -102,6 +102,18 @@ pub enum Entry {
         /// them apart; the host ignores the field and sums only the three above.
         #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_js_number")]
         cache_creation_tokens: Option<f64>,
+        /// Ours: of the cache writes, those kept for an hour (Anthropic's
+        /// `ephemeral_1h_input_tokens`, priced 2× input against 1.25× for five minutes).
+        #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_js_number")]
+        cache_creation_1h_tokens: Option<f64>,
+        /// Ours: the part of the output that was reasoning, where the runtime counts it apart
+        /// (docs/costs.md says, per runtime, whether `outputTokens` includes it).
+        #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_js_number")]
+        reasoning_tokens: Option<f64>,
+        /// Ours: the model that served these tokens, where the line (or, for the stateful
+        /// parser, the run so far) names it; prices an estimate per model (docs/costs.md).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
         #[serde(serialize_with = "js_number")]
         cost_usd: f64,
         subtype: String,
@@ -410,7 +422,9 @@ impl Entry {
                 o.str("sessionId", session_id);
             }
             Entry::Result {
-                text, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cost_usd, subtype, is_error, errors, ..
+                text, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cache_creation_1h_tokens, reasoning_tokens, model, cost_usd,
+                subtype,
+                is_error, errors, ..
             } => {
                 o.str("text", text);
                 write::js_number(o.key("inputTokens"), *input_tokens);
@@ -419,6 +433,13 @@ impl Entry {
                 if let Some(n) = cache_creation_tokens {
                     write::js_number(o.key("cacheCreationTokens"), *n);
                 }
+                if let Some(n) = cache_creation_1h_tokens {
+                    write::js_number(o.key("cacheCreation1hTokens"), *n);
+                }
+                if let Some(n) = reasoning_tokens {
+                    write::js_number(o.key("reasoningTokens"), *n);
+                }
+                o.opt_str("model", model.as_deref());
                 write::js_number(o.key("costUsd"), *cost_usd);
                 o.str("subtype", subtype);
                 o.bool("isError", *is_error);

@@ -124,6 +124,12 @@ pub mod time;
 // Paperclip's stored run logs (`{ts, stream, chunk, seq}` rows) and records' own timestamps.
 #[cfg(feature = "std")]
 pub mod runlog;
+// List prices per model (generated from LiteLLM's data) and one meaning for every token
+// count; what a run cost where its log states no cost. Never in the host's files.
+#[cfg(feature = "std")]
+pub mod prices;
+#[cfg(feature = "std")]
+pub mod usage;
 // Claude Code session-file items and selections (@ccmsg vocabulary).
 #[cfg(feature = "readers")]
 pub mod items;

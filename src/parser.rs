@@ -50,9 +50,15 @@ pub fn parse_line_as(format: Format, line: &str, ts: &str) -> Vec<Entry> {
 /// number or escape rewritten, no repeated top-level key), else `None`. It is called once
 /// per line that is not blank, before any entry is made (the CLI's record timestamps).
 pub fn parse_line_stamped(format: Option<Format>, line: &str, ts_of: TsOf) -> Vec<Entry> {
+    parse_line_stamped_runtime(format, line, ts_of).0
+}
+
+/// [`parse_line_stamped`], with the runtime that read the line (`None`: a blank line or one
+/// left unread): what a `result`'s token counts mean depends on it ([`crate::usage`]).
+pub fn parse_line_stamped_runtime(format: Option<Format>, line: &str, ts_of: TsOf) -> (Vec<Entry>, Option<Format>) {
     let mut out = Vec::new();
-    parse_stamped_into(line, Stamp::Of(ts_of), format, None, &mut out);
-    out
+    let seen = parse_stamped_into(line, Stamp::Of(ts_of), format, None, &mut out);
+    (out, seen.map(|(f, _)| f))
 }
 
 /// The one place a line becomes entries. `format` forces the runtime for JSON lines;
@@ -140,9 +146,41 @@ fn parse_stamped_into(
         _ => None,
     };
     let ts = stamp.resolve(as_given);
+    let start = out.len();
     let seen = read_line_into(line, read.map(|(v, _)| v), label, &ts, format, states, out, 0);
     budget.close(&ts, out);
+    sane_counts(&mut out[start..]);
     seen
+}
+
+/// The largest token count or cost a `result` may carry: past it (1e15 tokens, a quadrillion
+/// dollars) a value is no figure a log can mean, and sums of such values overflow to
+/// infinity or lose every smaller count.
+pub const MAX_COUNT: f64 = 1e15;
+
+/// Token counts and costs a reader can trust: finite, at least 0 and at most [`MAX_COUNT`].
+/// A value outside is counted as 0 and the result's `errors` say so (a corrupt line's
+/// `-5000000` input tokens would otherwise subtract from every total it is summed into).
+fn sane_counts(out: &mut [Entry]) {
+    for e in out {
+        if let Entry::Result {
+            input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cache_creation_1h_tokens, reasoning_tokens, cost_usd, errors, ..
+        } = e
+        {
+            let mut refused = false;
+            let counts = [input_tokens, output_tokens, cached_tokens, cost_usd];
+            let optional = [cache_creation_tokens, cache_creation_1h_tokens, reasoning_tokens];
+            for n in counts.into_iter().chain(optional.into_iter().flatten()) {
+                if !(*n >= 0.0 && *n <= MAX_COUNT) {
+                    *n = 0.0;
+                    refused = true;
+                }
+            }
+            if refused {
+                errors.push("a token count or cost that is not one (negative, not a number or over 1e15) counted as 0".owned());
+            }
+        }
+    }
 }
 
 /// How deep lines inside lines are read (an adapter's prefix or envelope around another's):
@@ -633,6 +671,8 @@ pub struct StdoutParser {
     /// The lines of a pretty-printed OpenHands event being joined (formats/openhands.rs).
     #[cfg(feature = "openhands")]
     block: formats::openhands::Block,
+    /// The runtime that read the last line.
+    last_runtime: Option<Format>,
 }
 
 impl StdoutParser {
@@ -649,6 +689,12 @@ impl StdoutParser {
     /// The runtime the stream was detected (or forced) as, once known.
     pub fn format(&self) -> Option<Format> {
         self.forced.or(self.locked)
+    }
+
+    /// The runtime that read the last line (the locked one, or what detection took it for):
+    /// what its `result`'s token counts mean depends on it ([`crate::usage`]).
+    pub fn line_runtime(&self) -> Option<Format> {
+        self.last_runtime.or(self.format())
     }
 
     /// Forgets everything about the stream (a new session starts), keeping a forced format.
@@ -698,6 +744,7 @@ impl StdoutParser {
         let start = out.len();
         let format = self.format();
         let seen = parse_stamped_into(line, stamp, format, Some(&mut self.states), out);
+        self.last_runtime = seen.map(|(f, _)| f);
         if self.forced.is_none() && self.locked.is_none() {
             match seen {
                 Some((Format::Plain, _)) => {

@@ -19,12 +19,13 @@ mod stats;
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
 use agentlines::runlog;
 use agentlines::sessions::{self, TranscriptInput, TranscriptReader};
-use agentlines::parser::{parse_line_stamped, TsOf};
+use agentlines::parser::{parse_line_stamped_runtime, TsOf};
 use agentlines::{Entry, Format, StdoutParser};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use io::{fail, Failure, Out};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -165,9 +166,39 @@ struct ParseArgs {
 struct StatsArgs {
     #[command(flatten)]
     read: ReadArgs,
-    /// A JSON report instead of text
-    #[arg(long)]
+    /// A JSON report instead of text (every breakdown, integer token counts)
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// CSV of one breakdown (--by; per file when not given)
+    #[arg(long)]
+    csv: bool,
+    /// Only this breakdown: one line per file, day (UTC), model, tool or runtime
+    #[arg(long, value_enum, value_name = "WHAT")]
+    by: Option<StatsBy>,
+    /// Files read at once (default: one per core)
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum StatsBy {
+    File,
+    Day,
+    Model,
+    Tool,
+    Runtime,
+}
+
+impl StatsBy {
+    fn name(self) -> &'static str {
+        match self {
+            StatsBy::File => "file",
+            StatsBy::Day => "day",
+            StatsBy::Model => "model",
+            StatsBy::Tool => "tool",
+            StatsBy::Runtime => "runtime",
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -385,49 +416,81 @@ struct Skipped {
     why: String,
 }
 
-/// Where `read_inputs` hands what it read: each line's entries with their origin, or `None`
-/// before a read that may wait (time to flush the output).
-type Sink<'s> = dyn FnMut(Option<(&[Entry], &render::Origin)>) -> Result<(), Failure> + 's;
+/// Where `read_inputs` hands what it read: each line's entries with their origin and the
+/// runtime that read the line, or `None` before a read that may wait (time to flush the
+/// output).
+type Sink<'s> = dyn FnMut(Option<(&[Entry], &render::Origin, Option<Format>)>) -> Result<(), Failure> + 's;
 
-/// Reads every input of `parse` or `stats`, one fresh parser per file, and hands each
-/// line's entries to `each` with where they came from. Returns the exit status: 0, or the
-/// worst of the files that could not be read (1: missing, unreadable or binary; 2: refused,
-/// e.g. over --max-input).
+/// One line to entries, with the runtime that read it.
+type ReadLine<'s> = dyn FnMut(&str, TsOf) -> (Vec<Entry>, Option<Format>) + 's;
+
+/// The runtime `--format` names (`None`: detect it).
+fn forced_format(a: &ReadArgs) -> Option<Format> {
+    match a.format.as_deref() {
+        None | Some("auto") | Some("autodetect") => None,
+        Some(name) => Format::from_name(name),
+    }
+}
+
+/// Reads one input with a fresh parser and hands each line's entries to `each`. `start` is
+/// the time lines without one get; `bar`, a progress bar shared by several inputs (else the
+/// file gets its own when big).
+fn read_one(
+    path: &str,
+    a: &ReadArgs,
+    start: &str,
+    each: &mut Sink,
+    bar: Option<&indicatif::ProgressBar>,
+) -> Result<Option<Skipped>, Failure> {
+    let format = forced_format(a);
+    let mut stamps = Stamps {
+        fixed: a.ts.clone(),
+        records: a.ts.is_none() || a.record_ts,
+        live: path == "-",
+        last: start.to_owned(),
+    };
+    let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
+    let mut one = |line: &str, ts_of: TsOf| -> (Vec<Entry>, Option<Format>) {
+        match a.stateless {
+            true => parse_line_stamped_runtime(format, line, ts_of),
+            false => {
+                let entries = parser.parse_line_stamped(line, ts_of);
+                (entries, parser.line_runtime())
+            }
+        }
+    };
+    let name = io::name_of(path).to_owned();
+    parse_file(path, &name, a, &mut stamps, &mut one, each, bar)
+}
+
+/// Reads every input of `parse` in turn (folders and patterns expanded, `io::expand`), one
+/// fresh parser per file, and hands each line's entries to `each` with where they came from.
+/// `file_done` is called after each file, with whether it was skipped unread. Returns the
+/// exit status: 0, or the worst of the files that could not be read (1: missing, unreadable,
+/// a folder or pattern with no log; 2: refused, e.g. binary or over --max-input).
 fn read_inputs(
     a: &ReadArgs,
     each: &mut Sink,
     file_done: &mut dyn FnMut(&str),
 ) -> Result<i32, Failure> {
-    let files = io::inputs(&a.files)?;
-    let format = match a.format.as_deref() {
-        None | Some("auto") | Some("autodetect") => None,
-        Some(name) => Format::from_name(name),
-    };
+    let expanded = io::expand(&a.files)?;
     let start = a.ts.clone().unwrap_or_else(now_iso);
     let mut status = 0;
-    for path in &files {
-        let mut stamps = Stamps {
-            fixed: a.ts.clone(),
-            records: a.ts.is_none() || a.record_ts,
-            live: path == "-",
-            last: start.clone(),
-        };
-        let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
-        let mut one = |line: &str, ts_of: TsOf| -> Vec<Entry> {
-            match a.stateless {
-                true => parse_line_stamped(format, line, ts_of),
-                false => parser.parse_line_stamped(line, ts_of),
-            }
-        };
-        let name = io::name_of(path).to_owned();
-        match parse_file(path, &name, a, &mut stamps, &mut one, each)? {
-            None => {}
-            Some(Skipped { status: s, why }) => {
-                eprintln!("agentlines: {why}");
-                status = status.max(s);
-            }
+    let mut problems = expanded.problems.iter().peekable();
+    for (i, path) in expanded.paths.iter().enumerate() {
+        while let Some((_, why)) = problems.next_if(|(at, _)| *at <= i) {
+            eprintln!("agentlines: {why}");
+            status = status.max(1);
         }
-        file_done(&name);
+        if let Some(Skipped { status: s, why }) = read_one(path, a, &start, each, None)? {
+            eprintln!("agentlines: {why}");
+            status = status.max(s);
+        }
+        file_done(io::name_of(path));
+    }
+    for (_, why) in problems {
+        eprintln!("agentlines: {why}");
+        status = status.max(1);
     }
     Ok(status)
 }
@@ -444,7 +507,7 @@ fn parse_cmd(a: ParseArgs) -> Result<i32, Failure> {
     let status = read_inputs(
         &a.read,
         &mut |got| {
-            let Some((entries, at)) = got else {
+            let Some((entries, at, _)) = got else {
                 // The input waits: what has come shows now, streamed pieces included.
                 renderer.settle(&mut buf);
                 out.text(&buf)?;
@@ -491,56 +554,184 @@ const ENTRY_KINDS: [&str; 17] = [
 ];
 
 fn stats_cmd(a: StatsArgs) -> Result<i32, Failure> {
-    let mut per_file: Vec<(String, stats::Stats)> = Vec::new();
-    let current = std::cell::RefCell::new(stats::Stats::default());
-    let status = read_inputs(
-        &a.read,
-        &mut |got| {
-            for e in got.map_or(&[][..], |(entries, _)| entries) {
-                current.borrow_mut().add(e);
+    let expanded = io::expand(&a.read.files)?;
+    let paths = &expanded.paths;
+    let start = a.read.ts.clone().unwrap_or_else(now_iso);
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, paths.len().max(1));
+    // One bar over every file's bytes (standard input counts nothing), on a terminal.
+    let total_bytes: u64 = paths.iter().filter(|p| *p != "-").filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let bar = io::progress(Some(total_bytes), "stats");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<(stats::Stats, Option<Skipped>), Failure>)>();
+    let mut report = StatsReport::new(&a, paths.len());
+    let mut status = 0;
+    let mut problems = expanded.problems.iter().peekable();
+    std::thread::scope(|scope| -> Result<(), Failure> {
+        for _ in 0..jobs {
+            let (tx, next, bar, read, start) = (tx.clone(), &next, &bar, &a.read, &start);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = paths.get(i) else { break };
+                let mut run = stats::Run::default();
+                let read = read_one(
+                    path,
+                    read,
+                    start,
+                    &mut |got| {
+                        if let Some((entries, _, runtime)) = got {
+                            for e in entries {
+                                run.add(runtime, e);
+                            }
+                        }
+                        Ok(())
+                    },
+                    Some(bar),
+                );
+                if tx.send((i, read.map(|skipped| (run.finish(), skipped)))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Files are reported in the order given, each as soon as those before it are done.
+        let mut waiting = BTreeMap::new();
+        let mut at = 0;
+        for (i, got) in rx {
+            waiting.insert(i, got);
+            while let Some(got) = waiting.remove(&at) {
+                while let Some((_, why)) = problems.next_if(|(p, _)| *p <= at) {
+                    bar.suspend(|| eprintln!("agentlines: {why}"));
+                    status = status.max(1);
+                }
+                let (stats, skipped) = got?;
+                if let Some(Skipped { status: s, why }) = &skipped {
+                    bar.suspend(|| eprintln!("agentlines: {why}"));
+                    status = status.max(*s);
+                }
+                // A file skipped unread (binary, missing, refused) shows nothing but its line
+                // on standard error.
+                if skipped.is_none() || stats.entries > 0 {
+                    let text = report.file(io::name_of(&paths[at]), stats);
+                    bar.suspend(|| report.out.text(&text))?;
+                }
+                at += 1;
             }
-            Ok(())
-        },
-        &mut |name| {
-            let mut done = current.take();
-            done.end_file();
-            per_file.push((name.to_owned(), done));
-        },
-    )?;
-    let mut total = stats::Stats::default();
-    for (_, s) in &per_file {
-        total.merge(s);
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    for (_, why) in problems {
+        eprintln!("agentlines: {why}");
+        status = status.max(1);
     }
-    let mut out = Out::new();
-    if a.json {
-        #[derive(serde::Serialize)]
-        struct Report<'a> {
-            files: Vec<FileStats<'a>>,
-            total: &'a stats::Stats,
-        }
-        #[derive(serde::Serialize)]
-        struct FileStats<'a> {
-            file: &'a str,
-            #[serde(flatten)]
-            stats: &'a stats::Stats,
-        }
-        let files = per_file.iter().map(|(file, stats)| FileStats { file, stats }).collect();
-        out.json_pretty(&Report { files, total: &total })?;
-    } else {
-        let mut text = String::new();
-        for (name, s) in &per_file {
-            text.push_str(name);
-            text.push('\n');
-            text.push_str(&s.text("  "));
-        }
-        if per_file.len() > 1 {
-            text.push_str("total\n");
-            text.push_str(&total.text("  "));
-        }
-        out.text(&text)?;
-    }
-    out.flush()?;
+    report.finish()?;
     Ok(status)
+}
+
+/// What `stats` prints, file by file as they are done and the total at the end.
+struct StatsReport {
+    json: bool,
+    csv: bool,
+    by: Option<StatsBy>,
+    /// Per-file blocks in text (up to `BLOCKS` files; past that, the total alone).
+    blocks: bool,
+    files: Vec<(String, stats::Stats)>,
+    total: stats::Stats,
+    out: Out,
+    csv_header: bool,
+}
+
+/// Files up to which `stats` prints one block per file (past it, `--by file` gives a line each).
+const BLOCKS: usize = 10;
+
+impl StatsReport {
+    fn new(a: &StatsArgs, files: usize) -> StatsReport {
+        StatsReport {
+            json: a.json,
+            csv: a.csv,
+            by: a.by,
+            blocks: files <= BLOCKS,
+            files: Vec::new(),
+            total: stats::Stats::default(),
+            out: Out::new(),
+            csv_header: true,
+        }
+    }
+
+    /// Takes one file's figures; gives what to print now.
+    fn file(&mut self, name: &str, s: stats::Stats) -> String {
+        self.total.merge(&s);
+        let mut now = String::new();
+        match (self.json, self.csv, self.by) {
+            (true, _, _) => self.files.push((name.to_owned(), s)),
+            (false, true, None | Some(StatsBy::File)) => {
+                let [head, row] = stats::file_csv_row(name, &s);
+                if std::mem::take(&mut self.csv_header) {
+                    now.push_str(&stats::csv_line(&head));
+                }
+                now.push_str(&stats::csv_line(&row));
+            }
+            (false, false, Some(StatsBy::File)) => self.files.push((name.to_owned(), s)),
+            (false, false, None) if self.blocks => {
+                now.push_str(name);
+                now.push('\n');
+                now.push_str(&s.text("  ", false));
+            }
+            _ => {}
+        }
+        now
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        let by = self.by.map(StatsBy::name);
+        if self.json {
+            #[derive(serde::Serialize)]
+            struct Report<'a> {
+                files: Vec<FileStats<'a>>,
+                total: &'a stats::Stats,
+                prices: Prices,
+            }
+            #[derive(serde::Serialize)]
+            struct FileStats<'a> {
+                file: &'a str,
+                #[serde(flatten)]
+                stats: &'a stats::Stats,
+            }
+            #[derive(serde::Serialize)]
+            struct Prices {
+                source: &'static str,
+                date: &'static str,
+            }
+            let files = self.files.iter().map(|(file, stats)| FileStats { file, stats }).collect();
+            let prices = Prices { source: agentlines::prices::SOURCE, date: agentlines::prices::DATE };
+            self.out.json_pretty(&Report { files, total: &self.total, prices })?;
+        } else if self.csv {
+            if let Some(by) = by.filter(|b| *b != "file") {
+                let text: String = stats::csv_rows(&self.total, by).iter().map(|r| stats::csv_line(r)).collect();
+                self.out.text(&text)?;
+            }
+        } else if let Some(by) = by {
+            let text = if by == "file" { stats::file_table(&self.files) } else { stats::by_table(&self.total, by) };
+            self.out.text(&text)?;
+        } else if self.total.runs > 1 || !self.blocks {
+            let mut text = String::from("total\n");
+            text.push_str(&self.total.text("  ", true));
+            if !self.blocks {
+                text.push_str(&format!("  ({} files: --by file for a line each)\n", self.total.runs));
+            }
+            if self.total.usage.total().estimated_usd > 0.0 {
+                text.push_str(&format!("  ≈: estimated from {} list prices of {}\n", agentlines::prices::SOURCE, agentlines::prices::DATE));
+            }
+            self.out.text(&text)?;
+        } else if self.total.usage.total().estimated_usd > 0.0 {
+            let note = format!("  ≈: estimated from {} list prices of {}\n", agentlines::prices::SOURCE, agentlines::prices::DATE);
+            self.out.text(&note)?;
+        }
+        self.out.flush()
+    }
 }
 
 /// Reads one input. `Ok(None)`: read to its end; `Ok(Some(..))`: stopped or skipped, with
@@ -550,8 +741,9 @@ fn parse_file(
     name: &str,
     a: &ReadArgs,
     stamps: &mut Stamps,
-    one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
+    one: &mut ReadLine,
     each: &mut Sink,
+    shared_bar: Option<&indicatif::ProgressBar>,
 ) -> Result<Option<Skipped>, Failure> {
     let skipped = |status, why: String| Ok(Some(Skipped { status, why }));
     let (input, size) = match io::open(path) {
@@ -568,7 +760,10 @@ fn parse_file(
             return skipped(2, io::too_big(path, max));
         }
     }
-    let bar = io::progress(size, "parse");
+    let bar = match shared_bar {
+        Some(b) => b.clone(),
+        None => io::progress(size, "parse"),
+    };
     let mut lines = io::Lines::new(input, path, a.max_input);
     match lines.binary_at() {
         Err(Failure(why)) => return skipped(1, why),
@@ -582,7 +777,11 @@ fn parse_file(
     }
     let mut decided = a.input != InputKind::Auto;
     if a.input == InputKind::RunLog {
-        return parse_run_log(path, name, String::new(), &mut lines, a, stamps, one, each, &bar);
+        let read = parse_run_log(path, name, String::new(), &mut lines, a, stamps, one, each, &bar);
+        if shared_bar.is_none() {
+            bar.finish_and_clear();
+        }
+        return read;
     }
     let mut line_no = 0usize;
     let mut unshown = 0u64;
@@ -594,7 +793,7 @@ fn parse_file(
             io::Line::Overlong { len, head } => {
                 line_no += 1;
                 let ts = stamps.fixed.clone().unwrap_or_else(|| stamps.of("", None));
-                each(Some((&agentlines::parser::overlong_line(len, &head, &ts), &render::Origin { file: name, line: line_no })))?;
+                each(Some((&agentlines::parser::overlong_line(len, &head, &ts), &render::Origin { file: name, line: line_no }, None)))?;
                 continue;
             }
         };
@@ -616,13 +815,20 @@ fn parse_file(
             if runlog::read_row(text_line).is_some() {
                 let head = text.into_owned();
                 bar.inc(unshown);
-                return parse_run_log(path, name, head, &mut lines, a, stamps, one, each, &bar);
+                let read = parse_run_log(path, name, head, &mut lines, a, stamps, one, each, &bar);
+                if shared_bar.is_none() {
+                    bar.finish_and_clear();
+                }
+                return read;
             }
         }
-        let entries = one(text_line, &mut |v| stamps.of(text_line, v));
-        each(Some((&entries, &render::Origin { file: name, line: line_no })))?;
+        let (entries, runtime) = one(text_line, &mut |v| stamps.of(text_line, v));
+        each(Some((&entries, &render::Origin { file: name, line: line_no }, runtime)))?;
     }
-    bar.finish_and_clear();
+    bar.inc(unshown);
+    if shared_bar.is_none() {
+        bar.finish_and_clear();
+    }
     Ok(None)
 }
 
@@ -634,7 +840,7 @@ fn parse_run_log(
     lines: &mut io::Lines,
     a: &ReadArgs,
     stamps: &mut Stamps,
-    one: &mut dyn FnMut(&str, TsOf) -> Vec<Entry>,
+    one: &mut ReadLine,
     each: &mut Sink,
     bar: &indicatif::ProgressBar,
 ) -> Result<Option<Skipped>, Failure> {
@@ -643,7 +849,6 @@ fn parse_run_log(
         Ok(rest) => rest,
         Err(Failure(why)) => return Ok(Some(Skipped { status: lines.failure_status(), why })),
     };
-    bar.finish_and_clear();
     let text = head + &io::lossy(rest);
     if !text.trim().is_empty() && !runlog::is_run_log(&text) {
         let why = format!(
@@ -657,14 +862,21 @@ fn parse_run_log(
     // `--ts` alone gives every entry that time; with `--record-ts` the rows' own ts win.
     let fixed = if stamps.records { None } else { stamps.fixed.as_deref() };
     let mut failed = Ok(());
+    // The runtime of the last line read (runlog::parse_each hands a line's entries over right
+    // after reading it).
+    let runtime = std::cell::Cell::new(None);
     runlog::parse_each(
         &text,
         &fallback,
         fixed,
-        |l, ts| one(l, &mut |_| ts.to_owned()),
+        |l, ts| {
+            let (entries, rt) = one(l, &mut |_| ts.to_owned());
+            runtime.set(rt);
+            entries
+        },
         |line, entries| {
             if failed.is_ok() {
-                failed = each(Some((&entries, &render::Origin { file: name, line })));
+                failed = each(Some((&entries, &render::Origin { file: name, line }, runtime.get())));
             }
         },
     );

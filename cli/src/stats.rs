@@ -1,174 +1,569 @@
-//! `agentlines stats`: what a run cost and where its time went, per file and in total,
-//! counted over the entries `parse` gives.
+//! `agentlines stats`: what runs cost and where their time went, per file (one run each) and
+//! over all of them, by day, model, tool and runtime, counted over the entries `parse` gives.
 //!
-//! Tokens and cost follow the Paperclip host's run summary: the sum over every `result` entry
-//! except subtype `paperclip_runner_session_usage` (docs/entries.md says what each runtime's
-//! results carry). Time per tool sums the results' `durationMs` (the stateful parser pairs a
-//! result with its call; `--stateless` has none). Errors are `stderr` entries, tool results
-//! marked as errors, and results marked as errors.
+//! Tokens have one meaning for every runtime (`agentlines::usage`: uncached input, cache
+//! reads, cache writes, output with reasoning, reasoning), counted over the `result` entries
+//! the Paperclip host's run summary counts (all but subtype `paperclip_runner_session_usage`).
+//! Cost is the log's own where it states one, else an estimate from list prices, call by call
+//! and model by model (`agentlines::prices`), and `unknown model` where no price is known.
+//! Time per tool comes from the results' `durationMs` (the stateful parser pairs a result with
+//! its call; `--stateless` has none). Errors are `stderr` entries, tool results marked as
+//! errors, and results marked as errors.
 
-use agentlines::Entry;
+use agentlines::usage::{cost_short, cost_text, ModelUsage, Usage};
+use agentlines::{Entry, Format};
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-#[derive(Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// One tool's calls over a run or many.
+#[derive(Default, Clone)]
 pub struct ToolStats {
     pub calls: u64,
     pub errors: u64,
-    /// Results with a duration, and the sum of those durations.
-    pub timed: u64,
-    pub total_ms: u64,
+    /// The results' durations (ms), for the total and the percentiles.
+    pub durations: Vec<u64>,
 }
 
-#[derive(Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+impl ToolStats {
+    fn total_ms(&self) -> u64 {
+        self.durations.iter().sum()
+    }
+
+    /// Nearest-rank percentile of the durations (`p` in 0..=100).
+    fn percentile(&self, p: u64) -> Option<u64> {
+        if self.durations.is_empty() {
+            return None;
+        }
+        let mut d = self.durations.clone();
+        d.sort_unstable();
+        let rank = (p * d.len() as u64).div_ceil(100).max(1) as usize;
+        Some(d[rank - 1])
+    }
+
+    fn failure_rate(&self) -> f64 {
+        if self.calls == 0 {
+            0.0
+        } else {
+            self.errors as f64 / self.calls as f64
+        }
+    }
+}
+
+/// What a file (one run) or a set of them counted.
+#[derive(Default, Clone)]
 pub struct Stats {
+    /// Runs (files read) in this figure.
+    pub runs: u64,
     pub entries: u64,
     pub kinds: BTreeMap<&'static str, u64>,
-    /// The `result` entries the host's summary counts.
-    pub results: u64,
-    pub input_tokens: f64,
-    pub output_tokens: f64,
-    pub cached_tokens: f64,
-    /// Cache writes, where the runtime counts them apart (not in the host's summary).
-    pub cache_creation_tokens: f64,
-    pub cost_usd: f64,
-    pub first_ts: Option<String>,
-    pub last_ts: Option<String>,
     pub errors: u64,
+    /// Earliest and latest entry times (ms, text).
+    pub first: Option<(i64, String)>,
+    pub last: Option<(i64, String)>,
+    /// The sum of the runs' own durations (last entry − first entry, run by run).
+    pub run_ms: i64,
+    pub usage: Usage,
     pub tools: BTreeMap<String, ToolStats>,
-    #[serde(skip)]
+    /// Tokens and cost by the UTC day of each result.
+    pub days: BTreeMap<String, ModelUsage>,
+    /// Runs and usage by runtime.
+    pub runtimes: BTreeMap<&'static str, (u64, ModelUsage)>,
+}
+
+/// Follows one file's entries (a fresh one per file).
+#[derive(Default)]
+pub struct Run {
+    pub stats: Stats,
+    runtime: Option<Format>,
     names: HashMap<String, String>,
 }
 
-impl Stats {
-    pub fn add(&mut self, e: &Entry) {
-        self.entries += 1;
-        *self.kinds.entry(e.kind()).or_default() += 1;
+impl Run {
+    /// Counts `e`, read by `runtime` (the parser's runtime for its line).
+    pub fn add(&mut self, runtime: Option<Format>, e: &Entry) {
+        let s = &mut self.stats;
+        s.entries += 1;
+        *s.kinds.entry(e.kind()).or_default() += 1;
         let ts = e.ts();
-        if agentlines::time::parse_ts_ms(ts).is_some() {
-            if self.first_ts.is_none() {
-                self.first_ts = Some(ts.to_owned());
+        if let Some(ms) = agentlines::time::parse_ts_ms(ts) {
+            
+            if s.first.as_ref().map_or(true, |(f, _)| ms < *f) {
+                s.first = Some((ms, ts.to_owned()));
             }
-            self.last_ts = Some(ts.to_owned());
+            if s.last.as_ref().map_or(true, |(l, _)| ms >= *l) {
+                s.last = Some((ms, ts.to_owned()));
+            }
+        }
+        if runtime.is_some_and(|f| f != Format::Plain) {
+            self.runtime = runtime;
         }
         match e {
-            Entry::Result { input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cost_usd, subtype, is_error, .. } => {
+            Entry::Result { is_error, .. } => {
                 if *is_error {
-                    self.errors += 1;
+                    s.errors += 1;
                 }
-                if subtype != "paperclip_runner_session_usage" {
-                    self.results += 1;
-                    self.input_tokens += input_tokens;
-                    self.output_tokens += output_tokens;
-                    self.cached_tokens += cached_tokens;
-                    self.cache_creation_tokens += cache_creation_tokens.unwrap_or(0.0);
-                    self.cost_usd += cost_usd;
+                if let Some((_, one)) = s.usage.add(runtime, e) {
+                    let day = agentlines::time::parse_ts_ms(ts).map(day_of).unwrap_or_else(|| "unknown".to_owned());
+                    s.days.entry(day).or_default().add(&one);
                 }
             }
-            Entry::Stderr { .. } => self.errors += 1,
+            Entry::Init { .. } => {
+                s.usage.add(runtime, e);
+            }
+            Entry::Stderr { .. } => s.errors += 1,
             Entry::ToolCall { name, tool_use_id, .. } => {
-                self.tools.entry(name.clone()).or_default().calls += 1;
+                s.tools.entry(name.clone()).or_default().calls += 1;
                 if let Some(id) = tool_use_id {
                     // Bounded: a run's ids, dropped when the file ends.
                     self.names.insert(id.clone(), name.clone());
                 }
             }
-            Entry::ToolResult { tool_use_id, tool_name, is_error, duration_ms, .. } => {
+            Entry::ToolResult { tool_use_id, tool_name, is_error, duration_ms, delta, .. } => {
                 let name = tool_name.clone().or_else(|| self.names.get(tool_use_id).cloned());
-                let tool = self.tools.entry(name.unwrap_or_else(|| "(unknown tool)".to_owned())).or_default();
+                let tool = s.tools.entry(name.unwrap_or_else(|| "(unknown tool)".to_owned())).or_default();
+                // A streamed piece of a result is not the result (the last one settles it).
+                if delta == &Some(true) && duration_ms.is_none() && !is_error {
+                    return;
+                }
                 if *is_error {
                     tool.errors += 1;
-                    self.errors += 1;
+                    s.errors += 1;
                 }
                 if let Some(ms) = duration_ms {
-                    tool.timed += 1;
-                    tool.total_ms += ms;
+                    tool.durations.push(*ms);
                 }
             }
             _ => {}
         }
     }
 
-    /// The file is done: its id → name map is not needed any more.
-    pub fn end_file(&mut self) {
-        self.names = HashMap::new();
+    /// The file is done: its figures as one run.
+    pub fn finish(mut self) -> Stats {
+        let s = &mut self.stats;
+        s.runs = 1;
+        s.run_ms = s.duration_ms().unwrap_or(0);
+        let name = self.runtime.map_or("unknown", |f| f.name());
+        s.runtimes.insert(name, (1, s.usage.total()));
+        self.stats
     }
+}
 
+impl Stats {
     pub fn merge(&mut self, o: &Stats) {
+        self.runs += o.runs;
         self.entries += o.entries;
         for (k, n) in &o.kinds {
             *self.kinds.entry(k).or_default() += n;
         }
-        self.results += o.results;
-        self.input_tokens += o.input_tokens;
-        self.output_tokens += o.output_tokens;
-        self.cached_tokens += o.cached_tokens;
-        self.cache_creation_tokens += o.cache_creation_tokens;
-        self.cost_usd += o.cost_usd;
         self.errors += o.errors;
-        // Totals over files: the span from the earliest to the latest time seen.
-        let earliest = [&self.first_ts, &o.first_ts].into_iter().flatten().min_by_key(|t| ms(t)).cloned();
-        let latest = [&self.last_ts, &o.last_ts].into_iter().flatten().max_by_key(|t| ms(t)).cloned();
-        self.first_ts = earliest;
-        self.last_ts = latest;
+        if let Some(f) = &o.first {
+            if self.first.as_ref().map_or(true, |mine| f.0 < mine.0) {
+                self.first = Some(f.clone());
+            }
+        }
+        if let Some(l) = &o.last {
+            if self.last.as_ref().map_or(true, |mine| l.0 >= mine.0) {
+                self.last = Some(l.clone());
+            }
+        }
+        self.run_ms += o.run_ms;
+        self.usage.merge(&o.usage);
         for (name, t) in &o.tools {
             let mine = self.tools.entry(name.clone()).or_default();
             mine.calls += t.calls;
             mine.errors += t.errors;
-            mine.timed += t.timed;
-            mine.total_ms += t.total_ms;
+            mine.durations.extend_from_slice(&t.durations);
+        }
+        for (d, u) in &o.days {
+            self.days.entry(d.clone()).or_default().add(u);
+        }
+        for (r, (n, u)) in &o.runtimes {
+            let mine = self.runtimes.entry(r).or_default();
+            mine.0 += n;
+            mine.1.add(u);
         }
     }
 
+    /// From the first entry to the last (for one run, its duration).
     pub fn duration_ms(&self) -> Option<i64> {
-        Some(ms(self.last_ts.as_ref()?) - ms(self.first_ts.as_ref()?))
+        Some(self.last.as_ref()?.0 - self.first.as_ref()?.0)
     }
 
-    /// The stats as readable text, each line indented by `indent`.
-    pub fn text(&self, indent: &str) -> String {
+    fn runtime_names(&self) -> String {
+        self.runtimes.keys().copied().collect::<Vec<_>>().join(", ")
+    }
+
+    /// The figures as readable text, each line indented by `indent`; `whole` adds the
+    /// breakdowns by model, runtime and day (the total of several runs).
+    pub fn text(&self, indent: &str, whole: bool) -> String {
         let mut s = String::new();
+        let total = self.usage.total();
+        if self.runs > 1 {
+            let _ = writeln!(s, "{indent}runs     {} ({})", self.runs, self.runtime_names());
+        } else {
+            let _ = writeln!(s, "{indent}runtime  {}", self.runtime_names());
+        }
         let kinds: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(s, "{indent}entries  {} ({})", self.entries, kinds.join(", "));
-        let _ = writeln!(
-            s,
-            "{indent}tokens   {} in, {} out, {} cached{} (over {} result{})",
-            group(self.input_tokens),
-            group(self.output_tokens),
-            group(self.cached_tokens),
-            if self.cache_creation_tokens > 0.0 { format!(", {} cache writes", group(self.cache_creation_tokens)) } else { String::new() },
-            self.results,
-            if self.results == 1 { "" } else { "s" }
-        );
-        let _ = writeln!(s, "{indent}cost     ${:.4}", self.cost_usd);
-        if let (Some(a), Some(b), Some(d)) = (&self.first_ts, &self.last_ts, self.duration_ms()) {
-            let _ = writeln!(s, "{indent}time     {a} → {b} ({})", span(d));
+        let _ = writeln!(s, "{indent}tokens   {} (over {} result{})", tokens_text(&total), total.results, plural(total.results));
+        let _ = writeln!(s, "{indent}cost     {}", cost_or_none(&total));
+        if let (Some((_, a)), Some((_, b))) = (&self.first, &self.last) {
+            if self.runs > 1 {
+                let _ = writeln!(s, "{indent}time     {} in runs ({a} → {b})", span(self.run_ms));
+            } else {
+                let _ = writeln!(s, "{indent}time     {} ({a} → {b})", span(self.run_ms));
+            }
         }
         let _ = writeln!(s, "{indent}errors   {}", self.errors);
+        if self.usage.by_model.len() > 1 || whole && !self.usage.by_model.is_empty() {
+            s.push_str(&table(indent, &["model", "results", "input", "cache read", "cache write", "output", "cost"], self.model_rows()));
+        }
+        if whole && self.runtimes.len() > 1 {
+            s.push_str(&table(indent, &["runtime", "runs", "results", "input", "cache read", "cache write", "output", "cost"], self.runtime_rows()));
+        }
+        if whole && self.days.len() > 1 {
+            s.push_str(&table(indent, &["day", "results", "input", "cache read", "cache write", "output", "cost"], self.day_rows()));
+        }
         if !self.tools.is_empty() {
-            let mut tools: Vec<(&String, &ToolStats)> = self.tools.iter().collect();
-            tools.sort_by(|a, b| b.1.total_ms.cmp(&a.1.total_ms).then(b.1.calls.cmp(&a.1.calls)).then(a.0.cmp(b.0)));
-            let width = tools.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).min(40);
-            let _ = writeln!(s, "{indent}  {:<width$}  calls  errors  time", "tool");
-            for (name, t) in tools {
-                let time = if t.timed > 0 { span(t.total_ms as i64) } else { "-".to_owned() };
-                let _ = writeln!(s, "{indent}  {name:<width$}  {:>5}  {:>6}  {time}", t.calls, t.errors);
-            }
+            s.push_str(&table(indent, &["tool", "calls", "errors", "failed", "time", "p50", "p95"], self.tool_rows()));
         }
         s
     }
+
+    fn model_rows(&self) -> Vec<Vec<String>> {
+        let mut rows: Vec<(&String, &ModelUsage)> = self.usage.by_model.iter().collect();
+        rows.sort_by(|a, b| b.1.cost_usd().total_cmp(&a.1.cost_usd()).then(a.0.cmp(b.0)));
+        rows.into_iter().map(|(m, u)| usage_row(m.clone(), None, u)).collect()
+    }
+
+    fn runtime_rows(&self) -> Vec<Vec<String>> {
+        self.runtimes.iter().map(|(r, (n, u))| usage_row((*r).to_owned(), Some(*n), u)).collect()
+    }
+
+    fn day_rows(&self) -> Vec<Vec<String>> {
+        self.days.iter().map(|(d, u)| usage_row(d.clone(), None, u)).collect()
+    }
+
+    fn tool_rows(&self) -> Vec<Vec<String>> {
+        let mut tools: Vec<(&String, &ToolStats)> = self.tools.iter().collect();
+        tools.sort_by(|a, b| b.1.total_ms().cmp(&a.1.total_ms()).then(b.1.calls.cmp(&a.1.calls)).then(a.0.cmp(b.0)));
+        tools
+            .into_iter()
+            .map(|(name, t)| {
+                let timed = |ms: Option<u64>| ms.map_or("-".to_owned(), |ms| span(ms as i64));
+                vec![
+                    name.clone(),
+                    t.calls.to_string(),
+                    t.errors.to_string(),
+                    format!("{:.1}%", t.failure_rate() * 100.0),
+                    timed((!t.durations.is_empty()).then(|| t.total_ms())),
+                    timed(t.percentile(50)),
+                    timed(t.percentile(95)),
+                ]
+            })
+            .collect()
+    }
 }
 
-fn ms(ts: &str) -> i64 {
-    agentlines::time::parse_ts_ms(ts).unwrap_or(0) as i64
+/// `--by file` as text: a line per file.
+pub fn file_table(files: &[(String, Stats)]) -> String {
+    let rows = files
+        .iter()
+        .map(|(f, s)| {
+            let u = s.usage.total();
+            vec![
+                f.clone(),
+                s.runtime_names(),
+                u.results.to_string(),
+                group(u.tokens.input),
+                group(u.tokens.cache_read),
+                group(u.tokens.cache_write),
+                group(u.tokens.output),
+                span(s.run_ms),
+                s.errors.to_string(),
+                cost_short(&u),
+            ]
+        })
+        .collect();
+    table("", &["file", "runtime", "results", "input", "cache read", "cache write", "output", "time", "errors", "cost"], rows)
+}
+
+/// `--by day|model|tool|runtime` as text: that table of the total.
+pub fn by_table(s: &Stats, by: &str) -> String {
+    match by {
+        "day" => table("", &["day", "results", "input", "cache read", "cache write", "output", "cost"], s.day_rows()),
+        "model" => table("", &["model", "results", "input", "cache read", "cache write", "output", "cost"], s.model_rows()),
+        "runtime" => table("", &["runtime", "runs", "results", "input", "cache read", "cache write", "output", "cost"], s.runtime_rows()),
+        _ => table("", &["tool", "calls", "errors", "failed", "time", "p50", "p95"], s.tool_rows()),
+    }
+}
+
+/// One breakdown as CSV rows (with a header): `file` rows are the caller's.
+pub fn csv_rows(s: &Stats, by: &str) -> Vec<Vec<String>> {
+    let usage_head = ["results", "input", "cache_read", "cache_write", "output", "reasoning", "cost_usd", "stated_usd", "estimated_usd", "unpriced_results"];
+    let usage_cells = |u: &ModelUsage| -> Vec<String> {
+        vec![
+            u.results.to_string(),
+            int(u.tokens.input).to_string(),
+            int(u.tokens.cache_read).to_string(),
+            int(u.tokens.cache_write).to_string(),
+            int(u.tokens.output).to_string(),
+            int(u.tokens.reasoning).to_string(),
+            format!("{:.6}", u.cost_usd()),
+            format!("{:.6}", u.stated_usd),
+            format!("{:.6}", u.estimated_usd),
+            u.unpriced.to_string(),
+        ]
+    };
+    let mut rows = Vec::new();
+    match by {
+        "model" | "day" => {
+            rows.push(std::iter::once(by.to_owned()).chain(usage_head.iter().map(|h| (*h).to_owned())).collect());
+            let items: Vec<(&String, &ModelUsage)> = if by == "model" { s.usage.by_model.iter().collect() } else { s.days.iter().collect() };
+            for (k, u) in items {
+                rows.push(std::iter::once(k.clone()).chain(usage_cells(u)).collect());
+            }
+        }
+        "runtime" => {
+            rows.push(["runtime", "runs"].iter().chain(usage_head.iter()).map(|h| (*h).to_owned()).collect());
+            for (r, (n, u)) in &s.runtimes {
+                rows.push([(*r).to_owned(), n.to_string()].into_iter().chain(usage_cells(u)).collect());
+            }
+        }
+        _ => {
+            rows.push(["tool", "calls", "errors", "failure_rate", "timed", "total_ms", "p50_ms", "p95_ms"].iter().map(|h| (*h).to_owned()).collect());
+            for (name, t) in &s.tools {
+                let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
+                rows.push(vec![
+                    name.clone(),
+                    t.calls.to_string(),
+                    t.errors.to_string(),
+                    format!("{:.4}", t.failure_rate()),
+                    t.durations.len().to_string(),
+                    t.total_ms().to_string(),
+                    opt(t.percentile(50)),
+                    opt(t.percentile(95)),
+                ]);
+            }
+        }
+    }
+    rows
+}
+
+/// A file's one CSV row for `--by file` (header first when `header`).
+pub fn file_csv_row(file: &str, s: &Stats) -> [Vec<String>; 2] {
+    let u = s.usage.total();
+    let head = [
+        "file", "runtime", "models", "first_ts", "last_ts", "duration_ms", "entries", "errors", "tool_calls", "tool_errors", "results", "input",
+        "cache_read", "cache_write", "output", "reasoning", "cost_usd", "stated_usd", "estimated_usd", "unpriced_results",
+    ];
+    let models: Vec<&str> = s.usage.by_model.keys().map(String::as_str).collect();
+    let row = vec![
+        file.to_owned(),
+        s.runtime_names(),
+        models.join(" "),
+        s.first.as_ref().map_or(String::new(), |f| f.1.clone()),
+        s.last.as_ref().map_or(String::new(), |l| l.1.clone()),
+        s.run_ms.to_string(),
+        s.entries.to_string(),
+        s.errors.to_string(),
+        s.tools.values().map(|t| t.calls).sum::<u64>().to_string(),
+        s.tools.values().map(|t| t.errors).sum::<u64>().to_string(),
+        u.results.to_string(),
+        int(u.tokens.input).to_string(),
+        int(u.tokens.cache_read).to_string(),
+        int(u.tokens.cache_write).to_string(),
+        int(u.tokens.output).to_string(),
+        int(u.tokens.reasoning).to_string(),
+        format!("{:.6}", u.cost_usd()),
+        format!("{:.6}", u.stated_usd),
+        format!("{:.6}", u.estimated_usd),
+        u.unpriced.to_string(),
+    ];
+    [head.iter().map(|h| (*h).to_owned()).collect(), row]
+}
+
+/// A CSV line (RFC 4180: fields with a comma, quote or line break are quoted).
+pub fn csv_line(cells: &[String]) -> String {
+    let mut s = String::new();
+    for (i, c) in cells.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        if c.contains([',', '"', '\n', '\r']) {
+            s.push('"');
+            s.push_str(&c.replace('"', "\"\""));
+            s.push('"');
+        } else {
+            s.push_str(c);
+        }
+    }
+    s.push('\n');
+    s
+}
+
+// The JSON report: integer token counts, costs in dollars, the estimate said apart.
+
+fn usage_json(u: &ModelUsage) -> serde_json::Value {
+    serde_json::json!({
+        "results": u.results,
+        "tokens": {
+            "input": int(u.tokens.input),
+            "cacheRead": int(u.tokens.cache_read),
+            "cacheWrite": int(u.tokens.cache_write),
+            "output": int(u.tokens.output),
+            "reasoning": int(u.tokens.reasoning),
+        },
+        "costUsd": u.cost_usd(),
+        "statedCostUsd": u.stated_usd,
+        "estimatedCostUsd": u.estimated_usd,
+        "unpricedResults": u.unpriced,
+        "cost": cost_or_none(u),
+    })
+}
+
+impl Serialize for Stats {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("runs", &self.runs)?;
+        m.serialize_entry("runtimes", &self.runtimes.keys().collect::<Vec<_>>())?;
+        m.serialize_entry("entries", &self.entries)?;
+        m.serialize_entry("kinds", &self.kinds)?;
+        let total = usage_json(&self.usage.total());
+        for (k, v) in total.as_object().into_iter().flatten() {
+            m.serialize_entry(k, v)?;
+        }
+        m.serialize_entry("firstTs", &self.first.as_ref().map(|f| &f.1))?;
+        m.serialize_entry("lastTs", &self.last.as_ref().map(|l| &l.1))?;
+        m.serialize_entry("durationMs", &self.run_ms)?;
+        m.serialize_entry("errors", &self.errors)?;
+        let models: serde_json::Map<String, serde_json::Value> =
+            self.usage.by_model.iter().map(|(k, u)| (k.clone(), usage_json(u))).collect();
+        m.serialize_entry("byModel", &models)?;
+        let days: serde_json::Map<String, serde_json::Value> = self.days.iter().map(|(k, u)| (k.clone(), usage_json(u))).collect();
+        m.serialize_entry("byDay", &days)?;
+        let runtimes: serde_json::Map<String, serde_json::Value> = self
+            .runtimes
+            .iter()
+            .map(|(k, (n, u))| {
+                let mut v = usage_json(u);
+                v["runs"] = (*n).into();
+                ((*k).to_owned(), v)
+            })
+            .collect();
+        m.serialize_entry("byRuntime", &runtimes)?;
+        let tools: serde_json::Map<String, serde_json::Value> = self
+            .tools
+            .iter()
+            .map(|(k, t)| {
+                let v = serde_json::json!({
+                    "calls": t.calls,
+                    "errors": t.errors,
+                    "failureRate": t.failure_rate(),
+                    "timed": t.durations.len(),
+                    "totalMs": t.total_ms(),
+                    "p50Ms": t.percentile(50),
+                    "p95Ms": t.percentile(95),
+                });
+                (k.clone(), v)
+            })
+            .collect();
+        m.serialize_entry("tools", &tools)?;
+        m.end()
+    }
+}
+
+fn usage_row(name: String, runs: Option<u64>, u: &ModelUsage) -> Vec<String> {
+    let mut row = vec![name];
+    if let Some(n) = runs {
+        row.push(n.to_string());
+    }
+    row.extend([
+        u.results.to_string(),
+        group(u.tokens.input),
+        group(u.tokens.cache_read),
+        group(u.tokens.cache_write),
+        group(u.tokens.output),
+        cost_short(u),
+    ]);
+    row
+}
+
+/// `1,234 input, 5 cache reads, 0 cache writes, 88 output (12 reasoning)`.
+fn tokens_text(u: &ModelUsage) -> String {
+    let t = &u.tokens;
+    let reasoning = if t.reasoning > 0.0 { format!(" ({} reasoning)", group(t.reasoning)) } else { String::new() };
+    format!(
+        "{} input, {} cache reads, {} cache writes, {} output{reasoning}",
+        group(t.input),
+        group(t.cache_read),
+        group(t.cache_write),
+        group(t.output)
+    )
+}
+
+/// The cost text; `$0.0000` only when nothing was spent.
+fn cost_or_none(u: &ModelUsage) -> String {
+    cost_text(u)
+}
+
+/// Left-aligned first column, right-aligned numbers, indented by `indent` + 2.
+fn table(indent: &str, head: &[&str], rows: Vec<Vec<String>>) -> String {
+    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    for r in &rows {
+        for (i, c) in r.iter().enumerate() {
+            widths[i] = widths[i].max(c.chars().count());
+        }
+    }
+    let last = head.len() - 1;
+    let mut s = String::new();
+    for r in std::iter::once(head.iter().map(|h| (*h).to_owned()).collect::<Vec<_>>()).chain(rows) {
+        let _ = write!(s, "{indent}  ");
+        for (i, c) in r.iter().enumerate() {
+            let w = widths[i];
+            if i == 0 {
+                let _ = write!(s, "{c:<w$}");
+            } else if i == last && head[last] == "cost" {
+                let _ = write!(s, "  {c}");
+            } else {
+                let _ = write!(s, "  {c:>w$}");
+            }
+        }
+        let trimmed = s.trim_end_matches(' ').len();
+        s.truncate(trimmed);
+        s.push('\n');
+    }
+    s
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// A count as a whole number (counts are sums of finite, non-negative values).
+fn int(n: f64) -> u64 {
+    if n.is_finite() && n > 0.0 {
+        n.round().min(u64::MAX as f64) as u64
+    } else {
+        0
+    }
+}
+
+/// `YYYY-MM-DD` (UTC) of a time in ms.
+fn day_of(ms: i64) -> String {
+    let (y, m, d) = agentlines::time::civil_from_days(ms.div_euclid(86_400_000));
+    format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// `1234567` → `1,234,567`.
 fn group(n: f64) -> String {
-    let digits = format!("{}", n.round() as i64);
-    let (sign, digits) = digits.strip_prefix('-').map_or(("", digits.as_str()), |d| ("-", d));
+    let digits = int(n).to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -176,53 +571,82 @@ fn group(n: f64) -> String {
         }
         out.push(c);
     }
-    format!("{sign}{out}")
+    out
 }
 
-/// `93_500` ms → `1m 33.5s`.
+/// `93_500` ms → `1m 33.5s`; whole seconds past an hour (`1h 2m 5s`). Rounded once, first,
+/// so no unit ever shows 60.
 fn span(ms: i64) -> String {
-    let s = ms as f64 / 1000.0;
-    if s < 60.0 {
-        return format!("{s:.1}s");
+    let tenths = (ms.max(0) + 50) / 100;
+    if tenths < 600 {
+        return format!("{}.{}s", tenths / 10, tenths % 10);
     }
-    let (h, m, sec) = (ms / 3_600_000, ms / 60_000 % 60, (ms % 60_000) as f64 / 1000.0);
-    if h > 0 {
-        format!("{h}h {m}m {sec:.0}s")
-    } else {
-        format!("{m}m {sec:.1}s")
+    if tenths < 36_000 {
+        return format!("{}m {}.{}s", tenths / 600, tenths % 600 / 10, tenths % 10);
     }
+    let secs = (ms + 500) / 1000;
+    format!("{}h {}m {}s", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_host_rule_leaves_out_runner_session_usage() {
-        let mut s = Stats::default();
-        let r = |sub: &str, cost: f64| Entry::Result {
+    fn result(sub: &str, cost: f64) -> Entry {
+        Entry::Result {
             ts: "2026-01-01T00:00:00.000Z".into(),
             text: String::new(),
             input_tokens: 10.0,
             output_tokens: 5.0,
             cached_tokens: 1.0,
             cache_creation_tokens: Some(2.0),
+            cache_creation_1h_tokens: None,
+            reasoning_tokens: None,
+            model: None,
             cost_usd: cost,
             subtype: sub.into(),
             is_error: false,
             errors: vec![],
-        };
-        s.add(&r("success", 0.5));
-        s.add(&r("paperclip_runner_session_usage", 9.0));
-        assert_eq!((s.results, s.input_tokens, s.cost_usd), (1, 10.0, 0.5));
+        }
+    }
+
+    #[test]
+    fn the_host_rule_leaves_out_runner_session_usage() {
+        let mut r = Run::default();
+        r.add(Some(Format::Claude), &result("success", 0.5));
+        r.add(Some(Format::Claude), &result("paperclip_runner_session_usage", 9.0));
+        let s = r.finish();
+        let t = s.usage.total();
+        assert_eq!((t.results, t.tokens.input, t.cost_usd()), (1, 10.0, 0.5));
         assert_eq!(s.kinds["result"], 2);
+        assert_eq!(s.days["2026-01-01"].results, 1);
+        assert_eq!(s.runtimes["claude"].0, 1);
     }
 
     #[test]
     fn numbers_read_well() {
         assert_eq!(group(1234567.0), "1,234,567");
         assert_eq!(group(12.0), "12");
+        assert_eq!(group(-5e6), "0");
         assert_eq!(span(93_500), "1m 33.5s");
         assert_eq!(span(4_000), "4.0s");
+        assert_eq!(span(119_960), "2m 0.0s");
+        assert_eq!(span(59_960), "1m 0.0s");
+        assert_eq!(span(3_599_999), "1h 0m 0s");
+        assert_eq!(span(7_199_600), "2h 0m 0s");
+        assert_eq!(int(1e308 * 10.0), 0);
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let t = ToolStats { calls: 4, errors: 1, durations: vec![40, 10, 30, 20] };
+        assert_eq!((t.percentile(50), t.percentile(95)), (Some(20), Some(40)));
+        assert_eq!(t.failure_rate(), 0.25);
+        assert_eq!(ToolStats::default().percentile(50), None);
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        assert_eq!(csv_line(&["a".into(), "b,c".into(), "say \"hi\"".into()]), "a,\"b,c\",\"say \"\"hi\"\"\"\n");
     }
 }

@@ -582,12 +582,16 @@ fn stats_sums_as_the_host_does() {
     assert_eq!(report["files"][0]["tools"]["Bash"]["calls"], 1);
     assert_eq!(report["files"][0]["tools"]["Bash"]["errors"], 1);
     assert_eq!(report["total"]["costUsd"], 0.75);
-    assert_eq!(report["total"]["inputTokens"], 200.0);
-    assert_eq!(report["total"]["cachedTokens"], 10.0);
+    assert_eq!(report["total"]["statedCostUsd"], 0.75);
+    assert_eq!(report["total"]["estimatedCostUsd"], 0.0);
+    // Integer counts, one meaning: Claude's input leaves its cache reads out.
+    assert_eq!(report["total"]["tokens"]["input"], 200);
+    assert_eq!(report["total"]["tokens"]["cacheRead"], 10);
     assert_eq!(report["total"]["results"], 2);
+    assert_eq!(report["total"]["runs"], 2);
     let o = run(&["stats", pa, pb], None);
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("total\n  entries  "), "{text}");
+    assert!(text.contains("total\n  runs     2 (claude)\n  entries  "), "{text}");
     assert!(text.contains("  cost     $0.7500\n"), "{text}");
     for p in [a, b] {
         let _ = std::fs::remove_file(p);
@@ -620,4 +624,90 @@ fn format_help_lists_every_runtime() {
     for name in ["claude", "hermes", "hermes_gateway", "plain", "letta", "openrouter"] {
         assert!(err.contains(name), "{name} missing from: {err}");
     }
+}
+
+/// A Claude session-file assistant line: its model and usage, no stated cost.
+fn session_line(id: &str, model: &str, input: u64, output: u64, ts: &str) -> String {
+    format!(
+        r#"{{"type":"assistant","sessionId":"s","uuid":"u-{id}","timestamp":"{ts}","message":{{"id":"{id}","model":"{model}","role":"assistant","content":[{{"type":"text","text":"hi"}}],"usage":{{"input_tokens":{input},"output_tokens":{output},"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}}}}"#
+    )
+}
+
+#[test]
+fn stats_estimates_what_a_log_leaves_unpriced_model_by_model() {
+    let log = [
+        session_line("m1", "claude-sonnet-4-5-20250929", 1_000_000, 0, "2026-01-01T10:00:00Z"),
+        session_line("m2", "claude-opus-4-6", 0, 1_000_000, "2026-01-02T10:00:00Z"),
+        session_line("m3", "frobnicator-9", 10, 10, "2026-01-02T10:01:00Z"),
+    ]
+    .join("\n");
+    let f = temp_file("estimate.jsonl", &log);
+    let p = f.to_str().unwrap();
+    let report = stdout_json(&run(&["stats", "--json", p], None));
+    let t = &report["total"];
+    // $3 per million input (Sonnet 4.5) + $25 per million output (Opus 4.6), at list prices.
+    assert!((t["estimatedCostUsd"].as_f64().unwrap() - 28.0).abs() < 1e-9, "{t}");
+    assert_eq!(t["statedCostUsd"], 0.0);
+    assert_eq!(t["unpricedResults"], 1);
+    assert_eq!(t["byModel"]["claude-opus-4-6"]["results"], 1);
+    assert_eq!(t["byDay"]["2026-01-02"]["results"], 2);
+    assert!(t["cost"].as_str().unwrap().starts_with("≈ $28.0000 (estimated at list prices of "), "{t}");
+    assert!(t["cost"].as_str().unwrap().ends_with(" + unknown model for 1 result"), "{t}");
+    assert_eq!(report["prices"]["date"].as_str().unwrap(), agentlines::prices::DATE);
+    let text = String::from_utf8_lossy(&run(&["stats", p], None).stdout).into_owned();
+    assert!(text.contains("cost     ≈ $28.0000"), "{text}");
+    assert!(!text.contains("$0.0000"), "{text}");
+    // One table, as text and as CSV.
+    let by = String::from_utf8_lossy(&run(&["stats", "--by", "model", p], None).stdout).into_owned();
+    assert!(by.lines().next().unwrap().trim_start().starts_with("model"), "{by}");
+    assert!(by.contains("frobnicator-9") && by.contains("unknown model"), "{by}");
+    let csv = String::from_utf8_lossy(&run(&["stats", "--csv", "--by", "day", p], None).stdout).into_owned();
+    assert_eq!(csv.lines().next().unwrap(), "day,results,input,cache_read,cache_write,output,reasoning,cost_usd,stated_usd,estimated_usd,unpriced_results");
+    assert!(csv.contains("\n2026-01-01,1,1000000,0,0,0,0,3.000000,0.000000,3.000000,0\n"), "{csv}");
+    let _ = std::fs::remove_file(f);
+}
+
+#[test]
+fn stats_reads_folders_and_patterns_on_every_core_and_names_what_it_could_not_read() {
+    let dir = std::env::temp_dir().join(format!("agentlines-cli-{}-folder", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("a/b")).unwrap();
+    for (i, sub) in ["", "a", "a/b"].iter().enumerate() {
+        let line = session_line(&format!("m{i}"), "claude-opus-4-6", 100, 10, "2026-01-01T10:00:00Z");
+        std::fs::write(dir.join(sub).join(format!("run{i}.jsonl")), line + "\n").unwrap();
+    }
+    std::fs::write(dir.join("a/picture.png"), [0u8, 1, 2]).unwrap(); // not a log: passed over
+    std::fs::write(dir.join("a/binary.log"), [b'x', 0, b'y']).unwrap(); // a log name, binary: named
+    let d = dir.to_str().unwrap();
+    let o = run(&["stats", "--json", d], None);
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<&str> = report["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert!(files.iter().all(|f| f.ends_with(".jsonl")), "the binary file shows nothing: {files:?}");
+    assert_eq!(report["total"]["runs"], 3);
+    assert_eq!(report["total"]["tokens"]["input"], 300);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("binary.log is binary"), "{err}");
+    assert_eq!(o.status.code(), Some(2), "a refused file sets the status");
+    // A pattern the shell left alone, a missing file and a folder with no log among them.
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let pattern = format!("{d}/**/run*.jsonl");
+    let missing = format!("{d}/no-such.jsonl");
+    let empty = format!("{d}/empty");
+    let o = run(&["stats", "--json", &pattern, &missing, &empty], None);
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["total"]["runs"], 3, "the rest is read");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no-such.jsonl: no such file"), "{err}");
+    assert!(err.contains("empty holds no log file"), "{err}");
+    assert_eq!(o.status.code(), Some(1));
+    let nothing = format!("{d}/*.nothing");
+    let o = run(&["stats", &nothing], None);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no file matches"), "{o:?}");
+    assert_eq!(o.status.code(), Some(1));
+    // Every core or one: the same report, files in the order given.
+    let one = run(&["stats", "--json", "-j", "1", d], None);
+    let many = run(&["stats", "--json", "-j", "4", d], None);
+    assert_eq!(one.stdout, many.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }

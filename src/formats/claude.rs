@@ -177,9 +177,10 @@ fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
         num_of(usage, "cache_read_input_tokens"),
         num_of(usage, "cache_creation_input_tokens"),
         num_of(v, "costUSD"),
+        usage.get("cache_creation").map_or(0.0, |c| num_of(c, "ephemeral_1h_input_tokens")),
     ]
     .map(|n| if n.is_finite() && n > 0.0 { n } else { 0.0 });
-    let [i, o, r, w, c] = st.call_usage_since(id, now);
+    let [i, o, r, w, c, w1h] = st.call_usage_since(id, now);
     if i + o + r + w + c == 0.0 {
         return None;
     }
@@ -190,6 +191,9 @@ fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
         output_tokens: o,
         cached_tokens: r,
         cache_creation_tokens: Some(w),
+        cache_creation_1h_tokens: Some(w1h.min(w)).filter(|n| *n > 0.0),
+        reasoning_tokens: None,
+        model: str_of(msg, "model").filter(|m| !m.is_empty() && *m != "<synthetic>").map(str::owned),
         cost_usd: cents_clean(c),
         subtype: common::MODEL_CALL.owned(),
         is_error: false,
@@ -657,6 +661,13 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
         output_tokens: output,
         cached_tokens: read,
         cache_creation_tokens: has_write.then_some(write),
+        cache_creation_1h_tokens: None,
+        reasoning_tokens: None,
+        // The one model that served the run, where `modelUsage` names exactly one.
+        model: match v.get("modelUsage") {
+            Some(Value::Object(m)) if m.len() == 1 => m.keys().next().filter(|k| !k.is_empty()).map(str::owned),
+            _ => None,
+        },
         cost_usd: cost,
         subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error: bool_of(v, "is_error"),

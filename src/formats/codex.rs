@@ -54,6 +54,8 @@ pub struct State {
     reported: Usage,
     /// Last turn settings shown from a rollout `turn_context`.
     turn_context: Option<u64>,
+    /// The model of the turn, for the results that follow (`parse`).
+    model: Option<String>,
 }
 
 /// A bounded set of 64-bit keys, oldest evicted first.
@@ -239,7 +241,27 @@ pub fn detect(v: &Value) -> Confidence {
     Confidence::No
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+pub fn parse(v: &Value, line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let Some(st) = state else { return parse_line(v, line, ts, None, out) };
+    let start = out.len();
+    parse_line(v, line, ts, Some(&mut *st), out);
+    // The model of the turn (a rollout's `turn_context`, a settings line, an init naming one)
+    // on the results that follow: what an estimate of their cost is priced by.
+    for e in &mut out[start..] {
+        match e {
+            Entry::Init { model, .. } if model != "codex" && !model.is_empty() => st.model = Some(model.clone()),
+            Entry::Result { model, .. } if model.is_none() => model.clone_from(&st.model),
+            _ => {}
+        }
+    }
+    if type_of(v) == "turn_context" {
+        if let Some(m) = v.get("payload").and_then(|p| common::nonempty_str(p, "model")) {
+            st.model = Some(m.owned());
+        }
+    }
+}
+
+fn parse_line(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let ty = type_of(v);
     if let Some(msg) = v.get("msg").filter(|m| m.is_object() && ty.is_empty()) {
         return events::parse(msg, events::Source::Legacy, ts, state, out);
@@ -343,6 +365,9 @@ fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<
         output_tokens: usage.output,
         cached_tokens: usage.cached,
         cache_creation_tokens: Some(usage.write).filter(|w| *w > 0.0),
+        cache_creation_1h_tokens: None,
+        reasoning_tokens: Some(usage.reasoning).filter(|r| *r > 0.0),
+        model: None,
         cost_usd: 0.0,
         subtype: if is_error { "error" } else { "success" }.owned(),
         is_error,

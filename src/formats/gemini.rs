@@ -170,6 +170,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 output_tokens: num_of(stats, "output_tokens"),
                 cached_tokens: num_of(stats, "cached"),
                 cache_creation_tokens: None,
+                cache_creation_1h_tokens: None,
+                reasoning_tokens: None,
+                model: None,
                 cost_usd: 0.0,
                 subtype: nonempty_str(v, "status")
                     .unwrap_or(if is_error { "error" } else { "success" })

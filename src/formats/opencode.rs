@@ -184,6 +184,9 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         output_tokens: output,
         cached_tokens: cached,
         cache_creation_tokens: path(tokens, &["cache", "write"]).and_then(Value::as_f64).filter(|n| *n > 0.0),
+        cache_creation_1h_tokens: None,
+        reasoning_tokens: Some(num_of(tokens, "reasoning")).filter(|n| *n > 0.0),
+        model: None,
         cost_usd: cost,
         subtype: if reason.is_empty() {
             "step-finish".owned()

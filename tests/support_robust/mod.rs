@@ -383,14 +383,23 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
         "result" => {
             check_str(e, "text", &mut p);
             check_str(e, "subtype", &mut p);
+            // Counts and costs: finite, never negative, never past the parser's bound (a sum
+            // of them can neither go down nor overflow).
             for k in ["inputTokens", "outputTokens", "cachedTokens", "costUsd"] {
-                if !e.get(k).and_then(Value::as_f64).is_some_and(f64::is_finite) {
-                    p.push(format!("`{k}` must be a finite number"));
+                if !e.get(k).and_then(Value::as_f64).is_some_and(|n| (0.0..=agentlines::parser::MAX_COUNT).contains(&n)) {
+                    p.push(format!("`{k}` must be a count between 0 and 1e15"));
                 }
             }
-            if let Some(w) = e.get("cacheCreationTokens") {
-                if !w.as_f64().is_some_and(|n| n.is_finite() && n >= 0.0) {
-                    p.push("`cacheCreationTokens` must be a finite count".into());
+            for k in ["cacheCreationTokens", "cacheCreation1hTokens", "reasoningTokens"] {
+                if let Some(w) = e.get(k) {
+                    if !w.as_f64().is_some_and(|n| (0.0..=agentlines::parser::MAX_COUNT).contains(&n)) {
+                        p.push(format!("`{k}` must be a count between 0 and 1e15"));
+                    }
+                }
+            }
+            if let Some(m) = e.get("model") {
+                if !m.as_str().is_some_and(|m| !m.is_empty()) {
+                    p.push("`model` must be a non-empty string".into());
                 }
             }
             if !matches!(e.get("isError"), Some(Value::Bool(_))) {
@@ -400,7 +409,7 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
             if !errors_ok {
                 p.push("`errors` must be an array of strings".into());
             }
-            &["text", "inputTokens", "outputTokens", "cachedTokens", "cacheCreationTokens", "costUsd", "subtype", "isError", "errors"]
+            &["text", "inputTokens", "outputTokens", "cachedTokens", "cacheCreationTokens", "cacheCreation1hTokens", "reasoningTokens", "model", "costUsd", "subtype", "isError", "errors"]
         }
         "stderr" | "system" | "stdout" => {
             check_str(e, "text", &mut p);

@@ -71,14 +71,14 @@ pub struct State {
     /// Session files: per message id (hashed), the usage already counted (`[input, output,
     /// cache reads, cache writes, cost]`); the last few ids only (one message's lines are
     /// close together, parallel subagents interleave a handful).
-    pub(super) call_usage: VecDeque<(u64, [f64; 5])>,
+    pub(super) call_usage: VecDeque<(u64, [f64; 6])>,
 }
 
 impl State {
     /// What a session-file line's `usage` adds to what earlier lines of the same message
     /// (same `id`) already counted: Claude Code writes one line per content block, each
     /// with the message's usage so far.
-    pub(super) fn call_usage_since(&mut self, id: &str, now: [f64; 5]) -> [f64; 5] {
+    pub(super) fn call_usage_since(&mut self, id: &str, now: [f64; 6]) -> [f64; 6] {
         let key = crate::text::fnv1a(crate::text::FNV_OFFSET, id.bytes());
         let i = match self.call_usage.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
@@ -86,13 +86,13 @@ impl State {
                 if self.call_usage.len() >= 32 {
                     self.call_usage.pop_front();
                 }
-                self.call_usage.push_back((key, [0.0; 5]));
+                self.call_usage.push_back((key, [0.0; 6]));
                 self.call_usage.len() - 1
             }
         };
         let before = &mut self.call_usage[i].1;
-        let mut d = [0.0; 5];
-        for k in 0..5 {
+        let mut d = [0.0; 6];
+        for k in 0..6 {
             if now[k] > before[k] {
                 d[k] = now[k] - before[k];
                 before[k] = now[k];

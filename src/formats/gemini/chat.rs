@@ -58,6 +58,9 @@ pub(super) fn parse(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             output_tokens: totals.output,
             cached_tokens: totals.cached,
             cache_creation_tokens: None,
+            cache_creation_1h_tokens: None,
+            reasoning_tokens: Some(totals.thoughts).filter(|n| *n > 0.0),
+            model: None,
             cost_usd: 0.0,
             subtype: "session".owned(),
             is_error: false,
@@ -71,6 +74,7 @@ struct Tokens {
     input: f64,
     output: f64,
     cached: f64,
+    thoughts: f64,
     any: bool,
 }
 
@@ -121,6 +125,7 @@ fn message(m: &Value, ts: &str, totals: &mut Tokens, out: &mut Vec<Entry>) {
                 totals.input += num_of(t, "input");
                 totals.output += num_of(t, "output") + num_of(t, "thoughts");
                 totals.cached += num_of(t, "cached");
+                totals.thoughts += num_of(t, "thoughts");
             }
         }
         "info" => out.emit(Entry::system(ts, content)),

@@ -362,6 +362,12 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         cached_tokens: sum("cacheRead"),
         // A count: a negative sum (a broken usage block) is no figure at all.
         cache_creation_tokens: Some(sum("cacheWrite")).filter(|n| n.is_finite() && *n >= 0.0),
+        cache_creation_1h_tokens: None,
+        reasoning_tokens: None,
+        // The model, where every message of the sum names the same one.
+        model: str_of(last, "model")
+            .filter(|m| !m.is_empty() && assistants.iter().all(|a| str_of(a, "model") == Some(m)))
+            .map(str::owned),
         // Summing binary fractions leaves noise like 0.0025399999999999997.
         cost_usd: json::round(cost * 1e9) / 1e9,
         subtype: reason.owned(),

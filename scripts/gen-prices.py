@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Generates src/prices/table.rs, the list prices agentlines estimates cost with, from LiteLLM's
+pricing data (`litellm/model_prices_and_context_window_backup.json` inside the `litellm` wheel
+on PyPI, MIT). Never edit the table by hand: `make prices` runs this script.
+
+Two pinned versions: NEWEST is the table; RETIRED is the last version that still listed the
+first-party Claude 4.0/4.1 and 3.x models and codex-mini (LiteLLM 1.104 dropped them), used
+only for names NEWEST lacks, so older logs keep a price.
+
+Kept: chat, responses and completion models of the first-party providers (the model names
+agents print), by their bare name: `gemini/gemini-2.5-pro` is `gemini-2.5-pro` unless a bare
+entry exists. Per token: input, output, cache read, cache write, and the first price tier
+above N tokens of a call's input where LiteLLM lists one (Gemini's 200k, GPT-5.4's 272k).
+"""
+import datetime, json, os, subprocess, sys, tempfile, zipfile
+
+NEWEST = "1.110.2"
+RETIRED = "1.103.0"
+PROVIDERS = {"anthropic", "openai", "text-completion-openai", "gemini", "vertex_ai-language-models",
+             "xai", "deepseek", "moonshot", "mistral", "dashscope", "zai", "minimax"}
+MEMBER = "litellm/model_prices_and_context_window_backup.json"
+OUT = os.path.join(os.path.dirname(__file__), "..", "src", "prices", "table.rs")
+
+
+def load(version, cache):
+    path = os.path.join(cache, f"litellm-{version}.json")
+    if not os.path.exists(path):
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                            f"litellm=={version}", "-d", d], check=True)
+            wheel = next(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".whl"))
+            with zipfile.ZipFile(wheel) as z, open(path, "wb") as f:
+                f.write(z.read(MEMBER))
+    with open(path) as f:
+        return json.load(f)
+
+
+def tier(v):
+    """The lowest `input_cost_per_token_above_<N>k_tokens` tier: (threshold, [in, out, read, write])."""
+    best = None
+    for k in v:
+        if k.startswith("input_cost_per_token_above_") and k.endswith("k_tokens"):
+            n = k[len("input_cost_per_token_above_"):-len("k_tokens")]
+            if n.isdigit() and (best is None or int(n) < best):
+                best = int(n)
+    if best is None:
+        return None
+    sfx = f"_above_{best}k_tokens"
+    base = prices(v)
+    above = [v.get("input_cost_per_token" + sfx), v.get("output_cost_per_token" + sfx),
+             v.get("cache_read_input_token_cost" + sfx), v.get("cache_creation_input_token_cost" + sfx),
+             v.get("cache_creation_input_token_cost_above_1hr" + sfx)]
+    if not isinstance(above[4], (int, float)) and v.get("litellm_provider") == "anthropic" and isinstance(above[0], (int, float)):
+        above[4] = 2 * above[0]
+    return best * 1000, [a if isinstance(a, (int, float)) else b for a, b in zip(above, base)]
+
+
+def prices(v):
+    p = [v.get("input_cost_per_token"), v.get("output_cost_per_token"),
+         v.get("cache_read_input_token_cost"), v.get("cache_creation_input_token_cost")]
+    p = [x if isinstance(x, (int, float)) else None for x in p]
+    # No cache prices listed: a cache read or write costs what input costs.
+    out = [p[0] or 0.0, p[1] or 0.0, p[0] if p[2] is None else p[2], p[0] if p[3] is None else p[3]]
+    # A write kept for an hour: LiteLLM's price, else Anthropic's rule (2x input), else a write.
+    hour = v.get("cache_creation_input_token_cost_above_1hr")
+    if not isinstance(hour, (int, float)):
+        hour = 2 * out[0] if v.get("litellm_provider") == "anthropic" else out[3]
+    return out + [hour]
+
+
+def select(data):
+    out = {}
+    for key, v in data.items():
+        if not isinstance(v, dict) or v.get("litellm_provider") not in PROVIDERS:
+            continue
+        if v.get("mode", "chat") not in ("chat", "responses", "completion"):
+            continue
+        if not v.get("input_cost_per_token") and not v.get("output_cost_per_token"):
+            continue
+        bare = key.split("/", 1)[1] if "/" in key and key.split("/", 1)[0] in (
+            "gemini", "xai", "deepseek", "moonshot", "mistral", "dashscope", "zai", "minimax", "openai", "anthropic") else key
+        if "/" in bare:
+            continue
+        bare = bare.lower()
+        if bare in out and "/" in key:
+            continue  # the bare entry wins over a provider-prefixed one
+        out[bare] = (prices(v), tier(v))
+    return out
+
+
+def num(x):
+    r = repr(float(x))
+    return r if ("e" in r or "." in r) else r + ".0"
+
+
+def main():
+    cache = os.environ.get("PRICES_CACHE", os.path.join(tempfile.gettempdir(), "agentlines-prices"))
+    os.makedirs(cache, exist_ok=True)
+    table = select(load(NEWEST, cache))
+    retired = {k: v for k, v in select(load(RETIRED, cache)).items() if k not in table}
+    rows = sorted([(k, v, False) for k, v in table.items()] + [(k, v, True) for k, v in retired.items()])
+    lines = [
+        "// Generated by scripts/gen-prices.py (`make prices`) from LiteLLM's pricing data; do not edit.",
+        f"// Source: PyPI `litellm` {NEWEST} ({MEMBER}, MIT); models it no longer lists from {RETIRED}.",
+        f"// {len(table)} models from {NEWEST}, {len(retired)} from {RETIRED}.",
+        "",
+        "use super::{Price, Tier};",
+        "",
+        f'/// The LiteLLM release the prices come from.\npub const SOURCE: &str = "LiteLLM {NEWEST} (PyPI litellm; retired models from {RETIRED})";',
+        f'/// The day the table was generated from that release.\npub const DATE: &str = "{os.environ.get("PRICES_DATE") or datetime.date.today().isoformat()}";',
+        "",
+        "/// Per token, in US dollars, sorted by model name: input, output, cache read, cache write,",
+        "/// cache write kept for an hour.",
+        "pub static PRICES: &[(&str, Price)] = &[",
+    ]
+    for name, (p, t), _old in rows:
+        tier_s = "None" if t is None else f"Some(Tier {{ above: {t[0]}, per_token: [{', '.join(num(x) for x in t[1])}] }})"
+        lines.append(f'    ("{name}", Price {{ per_token: [{", ".join(num(x) for x in p)}], tier: {tier_s} }}),')
+    lines.append("];")
+    with open(OUT, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{OUT}: {len(rows)} models ({len(table)} from {NEWEST}, {len(retired)} from {RETIRED})")
+
+
+if __name__ == "__main__":
+    main()
