@@ -114,6 +114,11 @@ pub enum Entry {
         /// parser, the run so far) names it; prices an estimate per model (docs/costs.md).
         #[serde(skip_serializing_if = "Option::is_none")]
         model: Option<String>,
+        /// Ours: the model call's id (Claude's `message.id`) on a session file's `model_call`
+        /// results: a resumed session's file repeats the messages it continues, and a sum over
+        /// files counts each call once by it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
         #[serde(serialize_with = "js_number")]
         cost_usd: f64,
         subtype: String,
@@ -422,7 +427,8 @@ impl Entry {
                 o.str("sessionId", session_id);
             }
             Entry::Result {
-                text, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cache_creation_1h_tokens, reasoning_tokens, model, cost_usd,
+                text, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, cache_creation_1h_tokens, reasoning_tokens, model, call_id,
+                cost_usd,
                 subtype,
                 is_error, errors, ..
             } => {
@@ -440,6 +446,7 @@ impl Entry {
                     write::js_number(o.key("reasoningTokens"), *n);
                 }
                 o.opt_str("model", model.as_deref());
+                o.opt_str("callId", call_id.as_deref());
                 write::js_number(o.key("costUsd"), *cost_usd);
                 o.str("subtype", subtype);
                 o.bool("isError", *is_error);

@@ -97,6 +97,21 @@ impl ModelUsage {
         self.unpriced += o.unpriced;
     }
 
+    /// Takes `o` (a part of this) out again: a result counted in an earlier file.
+    pub fn sub(&mut self, o: &ModelUsage) {
+        let less = |a: &mut f64, b: f64| *a = (*a - b).max(0.0);
+        self.results = self.results.saturating_sub(o.results);
+        less(&mut self.tokens.input, o.tokens.input);
+        less(&mut self.tokens.cache_read, o.tokens.cache_read);
+        less(&mut self.tokens.cache_write, o.tokens.cache_write);
+        less(&mut self.tokens.cache_write_1h, o.tokens.cache_write_1h);
+        less(&mut self.tokens.output, o.tokens.output);
+        less(&mut self.tokens.reasoning, o.tokens.reasoning);
+        less(&mut self.stated_usd, o.stated_usd);
+        less(&mut self.estimated_usd, o.estimated_usd);
+        self.unpriced = self.unpriced.saturating_sub(o.unpriced);
+    }
+
     /// What it cost: stated plus estimated.
     pub fn cost_usd(&self) -> f64 {
         self.stated_usd + self.estimated_usd
@@ -223,6 +238,7 @@ mod tests {
             cache_creation_1h_tokens: None,
             reasoning_tokens: None,
             model: model.map(str::to_owned),
+            call_id: None,
             cost_usd: cost,
             subtype: "model_call".into(),
             is_error: false,

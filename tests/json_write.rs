@@ -99,6 +99,7 @@ fn numbers_are_written_as_serde_json_writes_them() {
             cache_creation_1h_tokens: None,
             reasoning_tokens: None,
             model: None,
+            call_id: None,
             cost_usd: x / 7.0,
             subtype: "s".into(),
             is_error: false,

@@ -2,8 +2,9 @@
 //! on everything except the differences documented in docs/stateless.md.
 //!
 //! Both outputs are normalised the way a viewer sees them: consecutive deltas merged (as the
-//! host merges them) and the delta flag, `toolName` and `durationMs` (pairing extras)
-//! dropped. Then they must be equal, except for the fixtures listed in `KNOWN`, where the
+//! host merges them) and the delta flag, `toolName` and `durationMs` (pairing extras) and a
+//! result's `model` (the stateful parser also names the model an earlier line set, as a Codex
+//! rollout's `turn_context`) dropped. Then they must be equal, except for the fixtures listed in `KNOWN`, where the
 //! stateful parser is documented to add entries: there every stateless entry must still
 //! appear in the stateful output (nothing the stateless path shows is missing or different),
 //! and the extra entries must be of the kinds the doc names.
@@ -51,7 +52,7 @@ fn normalise(entries: Vec<Entry>) -> Vec<Value> {
         .map(|e| {
             let mut v = serde_json::to_value(&e).unwrap();
             if let Some(o) = v.as_object_mut() {
-                for k in ["delta", "toolName", "durationMs", "ts"] {
+                for k in ["delta", "toolName", "durationMs", "ts", "model"] {
                     o.remove(k);
                 }
             }

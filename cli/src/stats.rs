@@ -70,6 +70,12 @@ pub struct Stats {
     pub days: BTreeMap<String, ModelUsage>,
     /// Runs and usage by runtime.
     pub runtimes: BTreeMap<&'static str, (u64, ModelUsage)>,
+    /// Results with a model call id (session files): its hash, model, day and share, until
+    /// `drop_repeats` has compared them with earlier files'.
+    calls: Vec<(u64, String, String, ModelUsage)>,
+    /// Results left out because an earlier file counted their model call (a resumed session's
+    /// file repeats the messages it continues).
+    pub repeated: u64,
 }
 
 /// Follows one file's entries (a fresh one per file).
@@ -78,6 +84,8 @@ pub struct Run {
     pub stats: Stats,
     runtime: Option<Format>,
     names: HashMap<String, String>,
+    /// The last `ts` read and its milliseconds (a line's entries share one).
+    last_ts: Option<(String, Option<i64>)>,
 }
 
 impl Run {
@@ -87,8 +95,15 @@ impl Run {
         s.entries += 1;
         *s.kinds.entry(e.kind()).or_default() += 1;
         let ts = e.ts();
-        if let Some(ms) = agentlines::time::parse_ts_ms(ts) {
-            
+        let ms = match &self.last_ts {
+            Some((t, ms)) if t == ts => *ms,
+            _ => {
+                let ms = agentlines::time::parse_ts_ms(ts);
+                self.last_ts = Some((ts.to_owned(), ms));
+                ms
+            }
+        };
+        if let Some(ms) = ms {
             if s.first.as_ref().map_or(true, |(f, _)| ms < *f) {
                 s.first = Some((ms, ts.to_owned()));
             }
@@ -104,9 +119,13 @@ impl Run {
                 if *is_error {
                     s.errors += 1;
                 }
-                if let Some((_, one)) = s.usage.add(runtime, e) {
-                    let day = agentlines::time::parse_ts_ms(ts).map(day_of).unwrap_or_else(|| "unknown".to_owned());
-                    s.days.entry(day).or_default().add(&one);
+                if let Some((model, one)) = s.usage.add(runtime, e) {
+                    let day = ms.map(day_of).unwrap_or_else(|| "unknown".to_owned());
+                    s.days.entry(day.clone()).or_default().add(&one);
+                    if let Entry::Result { call_id: Some(id), .. } = e {
+                        let h = agentlines::text::fnv1a(agentlines::text::FNV_OFFSET, id.bytes());
+                        s.calls.push((h, model, day, one));
+                    }
                 }
             }
             Entry::Init { .. } => {
@@ -151,8 +170,33 @@ impl Run {
 }
 
 impl Stats {
+    /// Leaves out the results whose model call an earlier file counted (`seen`: the calls of
+    /// the files before this one, in the order given), then adds this file's calls to `seen`.
+    /// Several results of one call in this file (one per streamed line) all stay.
+    pub fn drop_repeats(&mut self, seen: &mut std::collections::HashSet<u64>) {
+        let calls = std::mem::take(&mut self.calls);
+        for (h, model, day, one) in &calls {
+            if seen.contains(h) {
+                self.repeated += one.results;
+                if let Some(m) = self.usage.by_model.get_mut(model) {
+                    m.sub(one);
+                }
+                if let Some(d) = self.days.get_mut(day) {
+                    d.sub(one);
+                }
+                for (_, u) in self.runtimes.values_mut() {
+                    u.sub(one);
+                }
+            }
+        }
+        seen.extend(calls.iter().map(|c| c.0));
+        self.usage.by_model.retain(|_, m| m.results > 0);
+        self.days.retain(|_, d| d.results > 0);
+    }
+
     pub fn merge(&mut self, o: &Stats) {
         self.runs += o.runs;
+        self.repeated += o.repeated;
         self.entries += o.entries;
         for (k, n) in &o.kinds {
             *self.kinds.entry(k).or_default() += n;
@@ -207,7 +251,11 @@ impl Stats {
         }
         let kinds: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(s, "{indent}entries  {} ({})", self.entries, kinds.join(", "));
-        let _ = writeln!(s, "{indent}tokens   {} (over {} result{})", tokens_text(&total), total.results, plural(total.results));
+        let repeated = match self.repeated {
+            0 => String::new(),
+            n => format!("; {n} repeated from an earlier file, counted there"),
+        };
+        let _ = writeln!(s, "{indent}tokens   {} (over {} result{}{repeated})", tokens_text(&total), total.results, plural(total.results));
         let _ = writeln!(s, "{indent}cost     {}", cost_or_none(&total));
         if let (Some((_, a)), Some((_, b))) = (&self.first, &self.last) {
             if self.runs > 1 {
@@ -439,6 +487,7 @@ impl Serialize for Stats {
         m.serialize_entry("lastTs", &self.last.as_ref().map(|l| &l.1))?;
         m.serialize_entry("durationMs", &self.run_ms)?;
         m.serialize_entry("errors", &self.errors)?;
+        m.serialize_entry("repeatedResults", &self.repeated)?;
         let models: serde_json::Map<String, serde_json::Value> =
             self.usage.by_model.iter().map(|(k, u)| (k.clone(), usage_json(u))).collect();
         m.serialize_entry("byModel", &models)?;
@@ -603,6 +652,7 @@ mod tests {
             cache_creation_1h_tokens: None,
             reasoning_tokens: None,
             model: None,
+            call_id: None,
             cost_usd: cost,
             subtype: sub.into(),
             is_error: false,

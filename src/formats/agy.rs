@@ -146,6 +146,7 @@ fn result(r: &Value, ts: &str) -> Entry {
         cache_creation_1h_tokens: None,
         reasoning_tokens: Some(num_of(usage, "thinking_tokens")).filter(|n| *n > 0.0),
         model: None,
+        call_id: None,
         cost_usd: 0.0,
         subtype: status.to_ascii_lowercase(),
         is_error: !status.is_empty() && status != "SUCCESS",

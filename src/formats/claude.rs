@@ -194,6 +194,7 @@ fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
         cache_creation_1h_tokens: Some(w1h.min(w)).filter(|n| *n > 0.0),
         reasoning_tokens: None,
         model: str_of(msg, "model").filter(|m| !m.is_empty() && *m != "<synthetic>").map(str::owned),
+        call_id: Some(id.owned()),
         cost_usd: cents_clean(c),
         subtype: common::MODEL_CALL.owned(),
         is_error: false,
@@ -498,7 +499,10 @@ fn tool_result(b: &Value, ts: &str, parent: Option<&str>, out: &mut Vec<Entry>) 
     while let Some(at) = common::find(&content, OPEN) {
         let Some(len) = common::find(common::cut(&content, at..), CLOSE) else { break };
         let inner = common::cut(&content, at + OPEN.len()..at + len).trim().owned();
-        content = format!("{}{}", common::cut(&content, ..at).trim_end(), common::cut(&content, at + len + CLOSE.len()..));
+        // In place: the text before the tag keeps its buffer (a long output is not copied
+        // again for each reminder).
+        let keep = common::cut(&content, ..at).trim_end().len();
+        content.replace_range(keep..at + len + CLOSE.len(), "");
         if !inner.is_empty() {
             reminders.push(inner);
         }
@@ -668,6 +672,7 @@ fn result_entry(v: &Value, ts: &str) -> Entry {
             Some(Value::Object(m)) if m.len() == 1 => m.keys().next().filter(|k| !k.is_empty()).map(str::owned),
             _ => None,
         },
+        call_id: None,
         cost_usd: cost,
         subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error: bool_of(v, "is_error"),

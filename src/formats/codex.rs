@@ -368,6 +368,7 @@ fn result_entry(ts: &str, text: &str, usage: Usage, is_error: bool, errors: Vec<
         cache_creation_1h_tokens: None,
         reasoning_tokens: Some(usage.reasoning).filter(|r| *r > 0.0),
         model: None,
+        call_id: None,
         cost_usd: 0.0,
         subtype: if is_error { "error" } else { "success" }.owned(),
         is_error,

@@ -313,6 +313,7 @@ fn result(v: &Value, ts: &str) -> Entry {
         cache_creation_1h_tokens: None,
         reasoning_tokens: None,
         model: None,
+        call_id: None,
         cost_usd: 0.0,
         subtype: str_of(v, "subtype").unwrap_or("").owned(),
         is_error,

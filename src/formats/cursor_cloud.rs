@@ -202,6 +202,7 @@ fn result(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         cache_creation_1h_tokens: None,
         reasoning_tokens: None,
         model: None,
+        call_id: None,
         cost_usd: 0.0,
         subtype: status.owned(),
         is_error: status != "finished",

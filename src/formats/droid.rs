@@ -117,6 +117,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 cache_creation_1h_tokens: None,
                 reasoning_tokens: Some(n("thinking_tokens", "thinkingTokens")).filter(|r| *r > 0.0),
                 model: None,
+                call_id: None,
                 cost_usd: 0.0,
                 subtype: "success".owned(),
                 is_error: false,

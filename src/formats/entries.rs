@@ -346,6 +346,7 @@ fn build(kind: &'static str, fields: &[F], v: &Value, ts: &str) -> Entry {
             cache_creation_1h_tokens: v.get("cacheCreation1hTokens").and_then(Value::as_f64).filter(|x| x.is_finite() && *x >= 0.0),
             reasoning_tokens: v.get("reasoningTokens").and_then(Value::as_f64).filter(|x| x.is_finite() && *x >= 0.0),
             model: opt("model"),
+            call_id: opt("callId"),
             cost_usd: n("costUsd"),
             subtype: s("subtype"),
             is_error: b("isError").unwrap_or(false),

@@ -173,6 +173,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 cache_creation_1h_tokens: None,
                 reasoning_tokens: None,
                 model: None,
+                call_id: None,
                 cost_usd: 0.0,
                 subtype: nonempty_str(v, "status")
                     .unwrap_or(if is_error { "error" } else { "success" })

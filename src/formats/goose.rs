@@ -97,6 +97,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
                 cache_creation_1h_tokens: None,
                 reasoning_tokens: None,
                 model: None,
+                call_id: None,
                 cost_usd: 0.0,
                 subtype: "complete".owned(),
                 is_error: false,

@@ -122,6 +122,7 @@ fn end(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         cache_creation_1h_tokens: None,
         reasoning_tokens: None,
         model: None,
+        call_id: None,
         cost_usd: cost.unwrap_or(0.0),
         subtype: stop.unwrap_or("end").owned(),
         is_error: false,

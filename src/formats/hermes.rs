@@ -328,6 +328,7 @@ pub fn gateway_event(run: &str, name: &str, data: &str, ts: &str, out: &mut Vec<
                 cache_creation_1h_tokens: None,
                 reasoning_tokens: None,
                 model: None,
+                call_id: None,
                 cost_usd: 0.0,
                 subtype: "completed".owned(),
                 is_error: false,

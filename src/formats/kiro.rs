@@ -137,6 +137,7 @@ pub fn parse_text(
             cache_creation_1h_tokens: None,
             reasoning_tokens: None,
             model: None,
+            call_id: None,
             cost_usd: 0.0,
             subtype: "success".owned(),
             is_error: false,

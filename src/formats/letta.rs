@@ -224,6 +224,7 @@ fn result(v: &Value, ts: &str, out: &mut Vec<Entry>) {
         cache_creation_1h_tokens: None,
         reasoning_tokens: None,
         model: None,
+        call_id: None,
         cost_usd: 0.0,
         subtype: if is_error { stop.unwrap_or(sub) } else { sub }.owned(),
         is_error,

@@ -499,6 +499,7 @@ fn usage_result(u: &Value, subtype: &str, ts: &str) -> Entry {
         cache_creation_1h_tokens: None,
         reasoning_tokens: None,
         model: None,
+        call_id: None,
         cost_usd: cost,
         subtype: subtype.owned(),
         is_error: false,

@@ -187,6 +187,7 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
         cache_creation_1h_tokens: None,
         reasoning_tokens: Some(num_of(tokens, "reasoning")).filter(|n| *n > 0.0),
         model: None,
+        call_id: None,
         cost_usd: cost,
         subtype: if reason.is_empty() {
             "step-finish".owned()

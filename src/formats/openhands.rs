@@ -240,6 +240,7 @@ fn state_update(v: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<En
                     cache_creation_1h_tokens: None,
                     reasoning_tokens: None,
                     model: None,
+                    call_id: None,
                     cost_usd: cost,
                     subtype: status.owned(),
                     is_error: failed,

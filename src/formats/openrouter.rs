@@ -93,6 +93,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
                 cache_creation_1h_tokens: None,
                 reasoning_tokens: None,
                 model: None,
+                call_id: None,
                 cost_usd: num_of(v, "costUsd"),
                 subtype: if reason.is_empty() { "completion" } else { reason }.owned(),
                 is_error,

@@ -397,9 +397,11 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
                     }
                 }
             }
-            if let Some(m) = e.get("model") {
-                if !m.as_str().is_some_and(|m| !m.is_empty()) {
-                    p.push("`model` must be a non-empty string".into());
+            for k in ["model", "callId"] {
+                if let Some(m) = e.get(k) {
+                    if !m.as_str().is_some_and(|m| !m.is_empty()) {
+                        p.push(format!("`{k}` must be a non-empty string"));
+                    }
                 }
             }
             if !matches!(e.get("isError"), Some(Value::Bool(_))) {
@@ -409,7 +411,7 @@ pub fn schema_problems(v: &Value) -> Vec<String> {
             if !errors_ok {
                 p.push("`errors` must be an array of strings".into());
             }
-            &["text", "inputTokens", "outputTokens", "cachedTokens", "cacheCreationTokens", "cacheCreation1hTokens", "reasoningTokens", "model", "costUsd", "subtype", "isError", "errors"]
+            &["text", "inputTokens", "outputTokens", "cachedTokens", "cacheCreationTokens", "cacheCreation1hTokens", "reasoningTokens", "model", "callId", "costUsd", "subtype", "isError", "errors"]
         }
         "stderr" | "system" | "stdout" => {
             check_str(e, "text", &mut p);

@@ -212,6 +212,7 @@ fn result(v: &Value, ts: &str) -> Entry {
         cache_creation_1h_tokens: None,
         reasoning_tokens: None,
         model: None,
+        call_id: None,
         cost_usd: num_of(v, "costUsd"),
         subtype: str_of(v, "subtype").or(stop).unwrap_or("acpx.result").owned(),
         is_error: bool_of(v, "isError"),

@@ -25,6 +25,7 @@ const CONTEXT: usize = 3;
 /// A unified diff as `diff` entries, one per line, bounded by [`MAX_DIFF_LINES`].
 pub fn push_unified(diff: &str, ts: &str, out: &mut Vec<Entry>) {
     let lines: Vec<&str> = diff.lines().collect();
+    out.reserve(lines.len().min(MAX_DIFF_LINES) + 1);
     for line in lines.iter().take(MAX_DIFF_LINES) {
         let header = ["+++", "---", "Index:", "diff ", "===="].iter().any(|p| line.starts_with(p));
         let kind = if header {

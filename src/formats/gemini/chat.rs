@@ -61,6 +61,7 @@ pub(super) fn parse(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             cache_creation_1h_tokens: None,
             reasoning_tokens: Some(totals.thoughts).filter(|n| *n > 0.0),
             model: None,
+            call_id: None,
             cost_usd: 0.0,
             subtype: "session".owned(),
             is_error: false,

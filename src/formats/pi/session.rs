@@ -368,6 +368,7 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         model: str_of(last, "model")
             .filter(|m| !m.is_empty() && assistants.iter().all(|a| str_of(a, "model") == Some(m)))
             .map(str::owned),
+        call_id: None,
         // Summing binary fractions leaves noise like 0.0025399999999999997.
         cost_usd: json::round(cost * 1e9) / 1e9,
         subtype: reason.owned(),

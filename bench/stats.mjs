@@ -1,0 +1,105 @@
+// `make bench` (stats part): `agentlines stats` over a folder of Claude Code session files on one
+// thread and on every core, against ccusage 20.0.24's native binary (its `claude session
+// --offline`) on the same files in the same run, with the token totals compared.
+//
+//   node bench/stats.mjs [--copies N] [--runs N] [--no-write]
+//
+// The folder: the shared corpus's Claude session files, N copies (default 40), each copy's
+// message and request ids made its own (ccusage merges lines whose ids repeat across files,
+// so plain copies would count once there and N times here). Prints a markdown table and
+// writes it into docs/bench.md (bench:stats). Not a test: nothing fails on a slow number.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { root, machine, mdTable, median, sharedCorpus } from "./lib.mjs";
+import { writeDocSection } from "./doc.mjs";
+
+const argv = process.argv.slice(2);
+const opt = (n, d) => {
+  const i = argv.indexOf(n);
+  return i >= 0 && argv[i + 1] !== undefined ? Number(argv[i + 1]) : d;
+};
+const copies = opt("--copies", 40);
+const runs = opt("--runs", 5);
+
+const corpus = sharedCorpus();
+if (!corpus) {
+  console.log("stats bench: no shared corpus beside the tree; skipped");
+  process.exit(0);
+}
+const sources = [
+  ...readdirSync(join(corpus, "claude-session-jsonl")).map((f) => join(corpus, "claude-session-jsonl", f)),
+  ...readdirSync(join(corpus, "bench")).filter((f) => f.startsWith("claude-session")).map((f) => join(corpus, "bench", f)),
+].filter((f) => f.endsWith(".jsonl"));
+
+const cli = join(root, "target/release/agentlines");
+const ccusage = join(root, "target/oracle/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage");
+if (!existsSync(ccusage)) {
+  execFileSync("make", ["-s", "test-oracle"], { cwd: root, stdio: "inherit" });
+}
+execFileSync("cargo", ["build", "--release", "-q", "-p", "agentlines-cli"], { cwd: root, stdio: "inherit" });
+
+// ccusage reads <dir>/projects/<project>/*.jsonl; agentlines reads the same folder.
+const dir = join(root, "target/bench-stats");
+const projects = join(dir, "projects");
+const stamp = join(dir, `copies-${copies}`);
+if (!existsSync(stamp)) {
+  rmSync(dir, { recursive: true, force: true });
+  for (let i = 0; i < copies; i++) {
+    const p = join(projects, `p${i}`);
+    mkdirSync(p, { recursive: true });
+    for (const f of sources) {
+      const text = readFileSync(f, "utf8")
+        .replaceAll('"id":"msg_', `"id":"msg_c${i}_`)
+        .replaceAll('"requestId":"req_', `"requestId":"req_c${i}_`);
+      writeFileSync(join(p, f.split("/").pop()), text);
+    }
+  }
+  writeFileSync(stamp, "");
+}
+const files = readdirSync(projects).flatMap((p) => readdirSync(join(projects, p)).map((f) => join(projects, p, f)));
+const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+const home = join(dir, "home");
+mkdirSync(home, { recursive: true });
+
+function time(cmd, args, env = {}) {
+  const ms = [];
+  let out = "";
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(cmd, args, { env: { ...process.env, ...env }, maxBuffer: 1 << 28, encoding: "utf8" });
+    ms.push(performance.now() - t0);
+    if (r.status !== 0 && r.status !== null && cmd !== cli) throw new Error(`${cmd} failed: ${r.stderr}`);
+    out = r.stdout;
+  }
+  return { ms: median(ms), min: Math.min(...ms), max: Math.max(...ms), out };
+}
+
+const one = time(cli, ["stats", "--json", "-j", "1", projects]);
+const all = time(cli, ["stats", "--json", projects]);
+const theirs = time(ccusage, ["claude", "session", "--offline", "--json", "-z", "UTC"], { HOME: home, CLAUDE_CONFIG_DIR: dir });
+
+const ours = JSON.parse(all.out).total;
+const their = JSON.parse(theirs.out).totals;
+const oursTokens = [ours.tokens.input, ours.tokens.output, ours.tokens.cacheRead, ours.tokens.cacheWrite];
+const theirTokens = [their.inputTokens, their.outputTokens, their.cacheReadTokens, their.cacheCreationTokens];
+const mb = bytes / 1048576;
+const row = (what, t, note) => [what, `${t.ms.toFixed(0)} ms (${t.min.toFixed(0)}–${t.max.toFixed(0)})`, `${(mb / (t.ms / 1000)).toFixed(0)} MiB/s`, note];
+const md = [
+  `${machine()}; ${files.length} Claude Code session files (${mb.toFixed(0)} MiB: the corpus's ${sources.length}, ${copies} copies with ids of their own), median of ${runs} runs, ${new Date().toISOString().slice(0, 10)}.`,
+  "",
+  mdTable(
+    ["command", "wall time", "throughput", ""],
+    [
+      row("`agentlines stats -j 1`", one, "one thread"),
+      row("`agentlines stats`", all, `every core: ${(one.ms / all.ms).toFixed(2)}× one thread`),
+      row("ccusage 20.0.24 `claude session --offline` (native binary)", theirs, `agentlines ${(theirs.ms / all.ms).toFixed(2)}× as fast`),
+    ],
+  ),
+  "",
+  `Token totals (input, output, cache reads, cache writes): agentlines ${oursTokens.join(" / ")}; ccusage ${theirTokens.join(" / ")}` +
+    (oursTokens.every((n, i) => n === theirTokens[i]) ? " (identical)." : " (they differ: the corpus's one message Claude Code wrote twice is counted twice by ccusage, docs/costs.md)."),
+  `Cost: agentlines ${ours.cost}; ccusage $${their.totalCost.toFixed(4)}.`,
+].join("\n");
+console.log(md);
+if (!argv.includes("--no-write")) writeDocSection("stats", md);
