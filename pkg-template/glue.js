@@ -430,6 +430,18 @@ function createStdoutParser(options) {
     // Whole lines at once through this parser (alBatch).
     parseBatch: function (text, ts, options) {
       return alBatch(handle, parser.parseLine, text, ts, options);
+    },
+    // The runtime the stream was detected (or forced) as, once known; else undefined.
+    runtime: function () {
+      try {
+        var w = alInstance();
+        if (typeof w.x.al_parser_runtime !== "function" || cell.g !== w.gen) return undefined;
+        var name = alRead(w, w.x.al_parser_runtime(cell.h));
+        return name === "" ? undefined : name;
+      } catch (e) {
+        alRethrowNoWasm(e);
+        return undefined;
+      }
     }
 //@@BATCH_END
   };

@@ -14,7 +14,7 @@ export type TranscriptEntry =
   | { kind: "tool_call"; ts: string; name: string; input: unknown; toolUseId?: string; invocationId?: string; actionRequestId?: string; parentToolUseId?: string }
   | { kind: "tool_result"; ts: string; toolUseId: string; toolName?: string; content: string; isError: boolean; delta?: boolean; durationMs?: number; parentToolUseId?: string }
   | { kind: "init"; ts: string; model: string; sessionId: string }
-  | { kind: "result"; ts: string; text: string; inputTokens: number; outputTokens: number; cachedTokens: number; cacheCreationTokens?: number; costUsd: number; subtype: string; isError: boolean; errors: string[] }
+  | { kind: "result"; ts: string; text: string; inputTokens: number; outputTokens: number; cachedTokens: number; cacheCreationTokens?: number; cacheCreation1hTokens?: number; reasoningTokens?: number; model?: string; callId?: string; costUsd: number; subtype: string; isError: boolean; errors: string[] }
   | { kind: "stderr"; ts: string; text: string }
   | { kind: "system"; ts: string; text: string }
   | { kind: "stdout"; ts: string; text: string }
@@ -167,6 +167,10 @@ export interface StdoutParserWithBatch extends StdoutParser {
    * each entry came from (see {@link parseBatch}). */
   parseBatch(text: string | Uint8Array, ts?: string | readonly string[], options?: ParseBatchOptions & { json?: false }): ParsedBatch;
   parseBatch(text: string | Uint8Array, ts: string | readonly string[] | undefined, options: ParseBatchOptions & { json: true }): string;
+  /** The runtime the stream was detected (or forced) as (`"claude"`, `"codex"`…), once a line
+   * was unmistakable; `undefined` before. {@link summarizeUsage} takes it to read the results'
+   * token counts. */
+  readonly runtime: string | undefined;
 }
 
 export interface ParseBatchOptions {

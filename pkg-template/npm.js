@@ -68,6 +68,12 @@ exports.createStdoutParser = function createStdoutParser(options) {
       live("reset");
       inner.reset();
     },
+    // The runtime detected (or forced), once a line was unmistakable: what summarizeUsage
+    // needs to read the results' token counts (docs/costs.md).
+    get runtime() {
+      live("runtime");
+      return inner.runtime ? inner.runtime() : undefined;
+    },
     // Frees the parser's state now; a second call does nothing.
     dispose: function () {
       if (!disposed) inner.dispose();

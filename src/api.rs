@@ -41,6 +41,8 @@ const MODULES: &[(Dispatch, Values)] = &[
     (crate::frames::dispatch, Values::Tagged),
     #[cfg(feature = "readers")]
     (crate::turn_signals::dispatch, Values::Tagged),
+    #[cfg(feature = "readers")]
+    (crate::usage::api::dispatch, Values::Plain),
 ];
 
 /// Calls `name` with `args_json` (a JSON array) and returns the JSON answer.

@@ -277,3 +277,67 @@ mod tests {
         assert_eq!(cost_text(&only_unknown), "unknown model for 1 result");
     }
 }
+
+/// The npm entry's `summarizeUsage(entries, {runtime}?)` (src/api.rs): the usage of one run's
+/// entries (`result` and `init`; others are passed over), as the CLI's `stats` counts it.
+#[cfg(feature = "readers")]
+pub mod api {
+    use super::{cost_short, cost_text, ModelUsage, Usage};
+    use crate::formats::Format;
+    use crate::prelude::*;
+    use serde_json::{json, Value};
+
+    pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
+        match name {
+            "summarizeUsage" => Some(summarize(args)),
+            _ => None,
+        }
+    }
+
+    fn summarize(args: &[Value]) -> Result<Value, String> {
+        let Some(Value::Array(entries)) = args.first() else {
+            return Err("summarizeUsage(entries): entries must be an array of transcript entries".to_owned());
+        };
+        let runtime = match args.get(1).and_then(|o| o.get("runtime")) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(name)) => match Format::from_name(name) {
+                Some(f) => Some(f),
+                None => return Err(format!("summarizeUsage: unknown runtime {name:?}")),
+            },
+            Some(_) => return Err("summarizeUsage: options.runtime must be a runtime name".to_owned()),
+        };
+        let mut usage = Usage::new();
+        for (i, v) in entries.iter().enumerate() {
+            if !matches!(v.get("kind").and_then(Value::as_str), Some("result" | "init")) {
+                continue;
+            }
+            let e: crate::Entry = serde_json::from_value(v.clone()).map_err(|e| format!("summarizeUsage: entry {i}: {e}"))?;
+            usage.add(runtime, &e);
+        }
+        let mut out = one(&usage.total());
+        let models: serde_json::Map<String, Value> = usage.by_model.iter().map(|(k, m)| (k.clone(), one(m))).collect();
+        out["byModel"] = Value::Object(models);
+        out["prices"] = json!({ "source": crate::prices::SOURCE, "date": crate::prices::DATE });
+        Ok(out)
+    }
+
+    fn one(m: &ModelUsage) -> Value {
+        let t = &m.tokens;
+        json!({
+            "results": m.results,
+            "tokens": {
+                "input": t.input.round(),
+                "cacheRead": t.cache_read.round(),
+                "cacheWrite": t.cache_write.round(),
+                "output": t.output.round(),
+                "reasoning": t.reasoning.round(),
+            },
+            "costUsd": m.cost_usd(),
+            "statedCostUsd": m.stated_usd,
+            "estimatedCostUsd": m.estimated_usd,
+            "unpricedResults": m.unpriced,
+            "cost": cost_text(m),
+            "costShort": cost_short(m),
+        })
+    }
+}

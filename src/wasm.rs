@@ -331,6 +331,17 @@ pub extern "C" fn al_parser_free(handle: u32) {
     })
 }
 
+/// The runtime a stateful parser's stream was detected (or forced) as, its name in the
+/// output buffer (empty while unknown). Only in builds with the readers (the npm entry).
+#[cfg(feature = "readers")]
+#[no_mangle]
+pub extern "C" fn al_parser_runtime(handle: u32) -> usize {
+    with_state(|b| {
+        let name = b.parsers.get((handle as usize).wrapping_sub(1)).and_then(Option::as_ref).and_then(StdoutParser::format).map_or("", Format::name);
+        set_output(b, name.to_owned())
+    })
+}
+
 /// Name-based call (see `crate::api`): input buffer holds the name then a JSON array of
 /// arguments; the answer is `{"ok":…}` or `{"throws":…}`. Only in builds with the readers
 /// (`dist/index.cjs`): the host's files have nothing to call by name.

@@ -393,11 +393,16 @@ pub struct Lines {
     read: u64,
     taken: usize,
     status: i32,
+    /// A pipe, a FIFO, a terminal or a socket: a read may wait, so what was read before is
+    /// written out first (a regular file's reads never wait).
+    live: bool,
 }
 
 impl Lines {
-    pub fn new(input: Box<dyn Read>, path: &str, max: Option<u64>) -> Lines {
+    /// `live`: the input may make a read wait (not a regular file).
+    pub fn new(input: Box<dyn Read>, path: &str, max: Option<u64>, live: bool) -> Lines {
         Lines {
+            live,
             reader: io::BufReader::with_capacity(1 << 16, input),
             raw: Vec::new(),
             path: path.to_owned(),
@@ -453,6 +458,11 @@ impl Lines {
         let limit = agentlines::parser::MAX_LINE_BYTES;
         let mut overlong: Option<(usize, String)> = None;
         loop {
+            // Nothing buffered: the next read may wait for the writer (`tail -f`, a pipe from
+            // a live agent), so every entry of the lines before shows now.
+            if self.live && self.reader.buffer().is_empty() {
+                flush()?;
+            }
             let (empty, newline, part) = match self.fill() {
                 Ok(buf) => {
                     let newline = memchr::memchr(b'\n', buf);
@@ -503,7 +513,9 @@ impl Lines {
             if newline.is_some() {
                 return Ok(Line::Whole(&self.raw));
             }
-            flush()?;
+            if !self.live {
+                flush()?;
+            }
         }
     }
 

@@ -768,7 +768,7 @@ fn parse_file(
         Some(b) => b.clone(),
         None => io::progress(size, "parse"),
     };
-    let mut lines = io::Lines::new(input, path, a.max_input);
+    let mut lines = io::Lines::new(input, path, a.max_input, size.is_none());
     match lines.binary_at() {
         Err(Failure(why)) => return skipped(1, why),
         Ok(Some(at)) => {

@@ -68,6 +68,8 @@ pub struct Stats {
     pub tools: BTreeMap<String, ToolStats>,
     /// Tokens and cost by the UTC day of each result.
     pub days: BTreeMap<String, ModelUsage>,
+    /// The same by day and model.
+    pub day_models: BTreeMap<(String, String), ModelUsage>,
     /// Runs and usage by runtime.
     pub runtimes: BTreeMap<&'static str, (u64, ModelUsage)>,
     /// Results with a model call id (session files): its hash, model, day and share, until
@@ -122,6 +124,7 @@ impl Run {
                 if let Some((model, one)) = s.usage.add(runtime, e) {
                     let day = ms.map(day_of).unwrap_or_else(|| "unknown".to_owned());
                     s.days.entry(day.clone()).or_default().add(&one);
+                    s.day_models.entry((day.clone(), model.clone())).or_default().add(&one);
                     if let Entry::Result { call_id: Some(id), .. } = e {
                         let h = agentlines::text::fnv1a(agentlines::text::FNV_OFFSET, id.bytes());
                         s.calls.push((h, model, day, one));
@@ -184,6 +187,9 @@ impl Stats {
                 if let Some(d) = self.days.get_mut(day) {
                     d.sub(one);
                 }
+                if let Some(d) = self.day_models.get_mut(&(day.clone(), model.clone())) {
+                    d.sub(one);
+                }
                 for (_, u) in self.runtimes.values_mut() {
                     u.sub(one);
                 }
@@ -192,6 +198,7 @@ impl Stats {
         seen.extend(calls.iter().map(|c| c.0));
         self.usage.by_model.retain(|_, m| m.results > 0);
         self.days.retain(|_, d| d.results > 0);
+        self.day_models.retain(|_, d| d.results > 0);
     }
 
     pub fn merge(&mut self, o: &Stats) {
@@ -222,6 +229,9 @@ impl Stats {
         }
         for (d, u) in &o.days {
             self.days.entry(d.clone()).or_default().add(u);
+        }
+        for (d, u) in &o.day_models {
+            self.day_models.entry(d.clone()).or_default().add(u);
         }
         for (r, (n, u)) in &o.runtimes {
             let mine = self.runtimes.entry(r).or_default();
@@ -294,6 +304,18 @@ impl Stats {
         self.days.iter().map(|(d, u)| usage_row(d.clone(), None, u)).collect()
     }
 
+    /// A row per day and model: the day, then the model, then the usage.
+    fn day_model_rows(&self) -> Vec<Vec<String>> {
+        self.day_models
+            .iter()
+            .map(|((d, m), u)| {
+                let mut row = usage_row(d.clone(), None, u);
+                row.insert(1, m.clone());
+                row
+            })
+            .collect()
+    }
+
     fn tool_rows(&self) -> Vec<Vec<String>> {
         let mut tools: Vec<(&String, &ToolStats)> = self.tools.iter().collect();
         tools.sort_by(|a, b| b.1.total_ms().cmp(&a.1.total_ms()).then(b.1.calls.cmp(&a.1.calls)).then(a.0.cmp(b.0)));
@@ -341,7 +363,7 @@ pub fn file_table(files: &[(String, Stats)]) -> String {
 /// `--by day|model|tool|runtime` as text: that table of the total.
 pub fn by_table(s: &Stats, by: &str) -> String {
     match by {
-        "day" => table("", &["day", "results", "input", "cache read", "cache write", "output", "cost"], s.day_rows()),
+        "day" => table("", &["day", "model", "results", "input", "cache read", "cache write", "output", "cost"], s.day_model_rows()),
         "model" => table("", &["model", "results", "input", "cache read", "cache write", "output", "cost"], s.model_rows()),
         "runtime" => table("", &["runtime", "runs", "results", "input", "cache read", "cache write", "output", "cost"], s.runtime_rows()),
         _ => table("", &["tool", "calls", "errors", "failed", "time", "p50", "p95"], s.tool_rows()),
@@ -367,11 +389,16 @@ pub fn csv_rows(s: &Stats, by: &str) -> Vec<Vec<String>> {
     };
     let mut rows = Vec::new();
     match by {
-        "model" | "day" => {
-            rows.push(std::iter::once(by.to_owned()).chain(usage_head.iter().map(|h| (*h).to_owned())).collect());
-            let items: Vec<(&String, &ModelUsage)> = if by == "model" { s.usage.by_model.iter().collect() } else { s.days.iter().collect() };
-            for (k, u) in items {
+        "model" => {
+            rows.push(std::iter::once("model").chain(usage_head).map(str::to_owned).collect());
+            for (k, u) in &s.usage.by_model {
                 rows.push(std::iter::once(k.clone()).chain(usage_cells(u)).collect());
+            }
+        }
+        "day" => {
+            rows.push(["day", "model"].into_iter().chain(usage_head).map(str::to_owned).collect());
+            for ((d, m), u) in &s.day_models {
+                rows.push([d.clone(), m.clone()].into_iter().chain(usage_cells(u)).collect());
             }
         }
         "runtime" => {
@@ -491,7 +518,17 @@ impl Serialize for Stats {
         let models: serde_json::Map<String, serde_json::Value> =
             self.usage.by_model.iter().map(|(k, u)| (k.clone(), usage_json(u))).collect();
         m.serialize_entry("byModel", &models)?;
-        let days: serde_json::Map<String, serde_json::Value> = self.days.iter().map(|(k, u)| (k.clone(), usage_json(u))).collect();
+        let days: serde_json::Map<String, serde_json::Value> = self
+            .days
+            .iter()
+            .map(|(k, u)| {
+                let mut v = usage_json(u);
+                let models: serde_json::Map<String, serde_json::Value> =
+                    self.day_models.range((k.clone(), String::new())..).take_while(|((d, _), _)| d == k).map(|((_, m), u)| (m.clone(), usage_json(u))).collect();
+                v["byModel"] = serde_json::Value::Object(models);
+                (k.clone(), v)
+            })
+            .collect();
         m.serialize_entry("byDay", &days)?;
         let runtimes: serde_json::Map<String, serde_json::Value> = self
             .runtimes

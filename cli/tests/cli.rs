@@ -662,8 +662,10 @@ fn stats_estimates_what_a_log_leaves_unpriced_model_by_model() {
     assert!(by.lines().next().unwrap().trim_start().starts_with("model"), "{by}");
     assert!(by.contains("frobnicator-9") && by.contains("unknown model"), "{by}");
     let csv = String::from_utf8_lossy(&run(&["stats", "--csv", "--by", "day", p], None).stdout).into_owned();
-    assert_eq!(csv.lines().next().unwrap(), "day,results,input,cache_read,cache_write,output,reasoning,cost_usd,stated_usd,estimated_usd,unpriced_results");
-    assert!(csv.contains("\n2026-01-01,1,1000000,0,0,0,0,3.000000,0.000000,3.000000,0\n"), "{csv}");
+    assert_eq!(csv.lines().next().unwrap(), "day,model,results,input,cache_read,cache_write,output,reasoning,cost_usd,stated_usd,estimated_usd,unpriced_results");
+    assert!(csv.contains("\n2026-01-01,claude-sonnet-4-5-20250929,1,1000000,0,0,0,0,3.000000,0.000000,3.000000,0\n"), "{csv}");
+    assert!(csv.contains("\n2026-01-02,frobnicator-9,1,10,0,0,10,0,0.000000,0.000000,0.000000,1\n"), "{csv}");
+    assert_eq!(t["byDay"]["2026-01-02"]["byModel"]["claude-opus-4-6"]["results"], 1);
     let _ = std::fs::remove_file(f);
 }
 
@@ -710,4 +712,70 @@ fn stats_reads_folders_and_patterns_on_every_core_and_names_what_it_could_not_re
     let many = run(&["stats", "--json", "-j", "4", d], None);
     assert_eq!(one.stdout, many.stdout);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How long after a line is written its first entry shows on the command's output: `parse`
+/// must not hold a line's entries while it waits for the next (a live tail). A line, a pause,
+/// a line; the first entry must show within `bound` of its line, in every output format.
+fn first_output_delay(mut cmd: Command, line: &[u8], needle: &str) -> std::time::Duration {
+    use std::io::Read;
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("run");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&buf[..n]);
+            let _ = tx.send(seen.clone());
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(200)); // the command is up and waiting
+    let start = std::time::Instant::now();
+    stdin.write_all(line).unwrap();
+    stdin.flush().unwrap();
+    let deadline = std::time::Duration::from_secs(3);
+    let mut took = deadline;
+    while start.elapsed() < deadline {
+        match rx.recv_timeout(deadline.saturating_sub(start.elapsed())) {
+            Ok(seen) if String::from_utf8_lossy(&seen).contains(needle) => {
+                took = start.elapsed();
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    stdin.write_all(b"second line\n").unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    let _ = reader.join();
+    took
+}
+
+#[test]
+fn parse_shows_each_line_while_the_input_waits() {
+    // 0.3 s: the command answers in about a millisecond; the margin is for a loaded machine.
+    let bound = std::time::Duration::from_millis(300);
+    let line = b"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"hello there\"}]}}\n";
+    for (format, needle) in [("jsonl", "hello there"), ("text", "hello there"), ("markdown", "hello there")] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["parse", "-o", format, "-"]);
+        let took = first_output_delay(cmd, line, needle);
+        assert!(took < bound, "-o {format}: the first entry showed after {took:?} on a pipe");
+    }
+    // On a terminal: `script` gives the command a pseudo-terminal for its input and output.
+    if Command::new("script").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        for format in ["jsonl", "text", "markdown"] {
+            let mut cmd = Command::new("script");
+            // No echo: what shows is the command's output, not the typed line.
+            cmd.args(["-qfec", &format!("stty -echo; {BIN} parse -o {format} -"), "/dev/null"]);
+            let took = first_output_delay(cmd, line, "hello there");
+            assert!(took < bound, "-o {format}: the first entry showed after {took:?} on a terminal");
+        }
+    }
 }
