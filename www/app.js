@@ -272,11 +272,18 @@ function updateUi() {
   const r = t.result;
   $("sum-result").className = "sum" + (r && r.isError === true ? " error" : "");
   const s = t.sum;
+  const u = t.usage;
+  // With the run's usage known: one meaning for every runtime, the cost stated or estimated
+  // (marked ≈); before it (or from a parser file without summarizeUsage), the host's sums.
+  const tokens = u
+    ? `input ${fmtInt(u.tokens.input)} · cache reads ${fmtInt(u.tokens.cacheRead)}${u.tokens.cacheWrite > 0 ? ` · cache writes ${fmtInt(u.tokens.cacheWrite)}` : ""} · output ${fmtInt(u.tokens.output)} tokens · ${u.costShort}`
+    : `in ${fmtInt(s.inputTokens)} · out ${fmtInt(s.outputTokens)} · ` +
+      `cached ${fmtInt(s.cachedTokens)}${s.cacheCreationTokens > 0 ? ` · cache writes ${fmtInt(s.cacheCreationTokens)}` : ""} tokens · ${fmtCost(s.costUsd)}`;
   $("sum-result").textContent = r
-    ? `${r.subtype === "model_call" ? "model calls" : str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · in ${fmtInt(s.inputTokens)} · out ${fmtInt(s.outputTokens)} · ` +
-      `cached ${fmtInt(s.cachedTokens)}${s.cacheCreationTokens > 0 ? ` · cache writes ${fmtInt(s.cacheCreationTokens)}` : ""} tokens · ${fmtCost(s.costUsd)}` +
+    ? `${r.subtype === "model_call" ? "model calls" : str(r.subtype) || "result"}${r.isError === true && !/error/i.test(str(r.subtype)) ? " (error)" : ""} · ${tokens}` +
       `${t.results > 1 ? ` · sum of ${fmtInt(t.results)} results` : ""}`
     : "";
+  $("sum-result").title = u ? `${u.cost}${u.estimatedCostUsd > 0 ? ` — ${u.prices.source}` : ""}` : "";
   const tools = t.groupCounts.tool || 0;
   const parts = [];
   if (run) {
@@ -363,6 +370,15 @@ function startRun(input, label) {
         $("pause").disabled = true;
         body.dataset.parseMs = String(Math.round(run.wallMs));
         body.dataset.workerMs = String(Math.round(run.workerMs || 0));
+        // The run's cost, stated or estimated from list prices (the worker's summarizeUsage).
+        const thisRun = run;
+        host.usage(t.usageEntries).then((u) => {
+          if (run !== thisRun) return;
+          t.usage = u;
+          body.dataset.usage = u ? "done" : "none";
+          charts.reset();
+          scheduleUi();
+        });
       }
       if (target || (location.hash.startsWith("#L") && targetRow < 0 && msg.done)) goToTarget();
       scheduleUi();

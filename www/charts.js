@@ -108,11 +108,21 @@ function totals(t, st) {
     c.append(el("span", "v", value), el("span", "l", label));
     box.append(c);
   };
-  cell("input tokens", fmtInt(s.inputTokens));
-  cell("output tokens", fmtInt(s.outputTokens));
-  cell("cache reads", fmtInt(s.cachedTokens));
-  if (s.cacheCreationTokens > 0) cell("cache writes", fmtInt(s.cacheCreationTokens));
-  cell("cost", fmtCost(s.costUsd));
+  const u = t.usage;
+  if (u) {
+    // One meaning for every runtime (docs/costs.md); the cost stated or estimated.
+    cell("input tokens (uncached)", fmtInt(u.tokens.input));
+    cell("output tokens", fmtInt(u.tokens.output));
+    cell("cache reads", fmtInt(u.tokens.cacheRead));
+    if (u.tokens.cacheWrite > 0) cell("cache writes", fmtInt(u.tokens.cacheWrite));
+    cell(u.estimatedCostUsd > 0 ? `cost (estimated at list prices of ${u.prices.date})` : "cost", u.costShort);
+  } else {
+    cell("input tokens", fmtInt(s.inputTokens));
+    cell("output tokens", fmtInt(s.outputTokens));
+    cell("cache reads", fmtInt(s.cachedTokens));
+    if (s.cacheCreationTokens > 0) cell("cache writes", fmtInt(s.cacheCreationTokens));
+    cell("cost", fmtCost(s.costUsd));
+  }
   cell("duration", Number.isFinite(st.first) && st.last > st.first ? fmtDuration(st.last - st.first) : "—");
   cell("tool calls", fmtInt(t.groupCounts.tool || 0));
   cell("errors", fmtInt(t.errors + (t.groupCounts.stderr || 0)), t.errors + (t.groupCounts.stderr || 0) ? "bad" : "");

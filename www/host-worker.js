@@ -116,6 +116,9 @@ function lockDown() {
 }
 
 let parser = null; // { mod, stateful }
+// The stateful parser of the latest session: its `runtime` tells summarizeUsage what the
+// results' token counts mean (npm entry only; undefined elsewhere).
+let lastParser = null;
 let fallbackOnly = false;
 
 function load(msg) {
@@ -331,6 +334,7 @@ function startSession(msg, text) {
     if (!msg.stateless && parser.stateful) {
       let p = null;
       try { p = parser.mod.createStdoutParser(); } catch (e) { p = null; }
+      lastParser = p;
       if (p && typeof p.parseLine === "function") call = (l, ts) => p.parseLine(l, ts);
     }
     if (!call) call = (l, ts) => parser.mod.parseStdoutLine(l, ts);
@@ -353,6 +357,7 @@ function batchCall(stateless) {
   if (!stateless && parser.stateful) {
     let p = null;
     try { p = parser.mod.createStdoutParser(); } catch (e) { p = null; }
+    lastParser = p;
     if (p && typeof p.parseBatch === "function") return { call: (text, ts) => p.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateful" };
   }
   return { call: (text, ts) => parser.mod.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateless" };
@@ -499,6 +504,20 @@ function parseOne(s, i, clock, out) {
   }
 }
 
+// What a run's results spent and cost, stated or estimated (the npm entry's summarizeUsage;
+// null from a file without it, the host's ui-parser files). `lastRun`: the entries are the
+// latest session's, so its parser's runtime applies.
+function usageOf(entries, lastRun) {
+  try {
+    if (!parser || typeof parser.mod.summarizeUsage !== "function" || !Array.isArray(entries)) return null;
+    let runtime;
+    try { runtime = lastRun && lastParser ? lastParser.runtime : undefined; } catch (e) { runtime = undefined; }
+    return parser.mod.summarizeUsage(entries, runtime ? { runtime } : {});
+  } catch (e) {
+    return null;
+  }
+}
+
 function send(s, out, done) {
   const { entries, at, real } = out;
   let k = 0;
@@ -562,4 +581,5 @@ onmessage = (ev) => {
   } else if (msg.type === "painted" && session && session.id === msg.session && session.painted) {
     session.painted();
   } else if (msg.type === "stop") session = null;
+  else if (msg.type === "usage") post({ type: "usage", usageId: msg.usageId, summary: usageOf(msg.entries, msg.lastRun) });
 };

@@ -142,6 +142,10 @@ export class Transcript {
     this.init = null;
     this.result = null;
     this.results = 0;
+    // The init and counted result entries, in order: what the worker's summarizeUsage reads
+    // for the run's cost (stated, or estimated from list prices), set in `usage` when known.
+    this.usageEntries = [];
+    this.usage = null;
     // The run's totals the host's way: summed over every result but the host's own
     // `paperclip_runner_session_usage` (docs/entries.md says what each field means).
     this.sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheCreationTokens: 0, costUsd: 0 };
@@ -345,6 +349,7 @@ export class Transcript {
       }
       case "init":
         this.init = e;
+        this.usageEntries.push(e);
         break;
       case "result": {
         const call = e.subtype === "model_call";
@@ -355,6 +360,7 @@ export class Transcript {
         else id = this.newRow(T_ENTRY, e, line, real);
         if (countResult(this.sum, e)) {
           this.resultRows.push([id, e]);
+          this.usageEntries.push(e);
           this.addToSub(id, (s) => {
             s.inputTokens += num(e.inputTokens);
             s.outputTokens += num(e.outputTokens);

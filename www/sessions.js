@@ -74,6 +74,7 @@ export class Sessions {
   scan(item) {
     return new Promise((resolve) => {
       const sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, results: 0, entries: 0 };
+      const usageEntries = []; // init and counted results, for the worker's summarizeUsage
       this.root.querySelector("#sessions-status").textContent = `reading ${oneLine(item.path, 80)}…`;
       this.host.parse({ blob: item.file }, { stateless: this.stateless }, {
         opened() {},
@@ -82,9 +83,16 @@ export class Sessions {
             if (!e || typeof e !== "object") continue;
             sum.entries++;
             if (!item.first && e.kind === "user" && !str(e.parentToolUseId) && str(e.text).trim()) item.first = str(e.text);
-            if (e.kind === "result" && countResult(sum, e)) sum.results++;
+            if (e.kind === "result" && countResult(sum, e)) {
+              sum.results++;
+              usageEntries.push(e);
+            } else if (e.kind === "init") usageEntries.push(e);
           }
-          if (msg.done) { item.sum = sum; resolve(); }
+          if (msg.done) {
+            item.sum = sum;
+            // The cost stated or estimated from list prices (null from a host file).
+            this.host.usage(usageEntries).then((u) => { sum.usage = u; resolve(); });
+          }
         },
         error: (reason) => { item.sum = { ...sum, error: str(reason) }; resolve(); },
       });
@@ -118,8 +126,8 @@ export class Sessions {
       name,
       el("td", "prompt", item.first ? oneLine(item.first, 120) : s ? "—" : "…"),
       el("td", "num", `${fmtInt(item.file.size / 1024)} KiB`),
-      el("td", "num", s ? `${fmtInt(s.inputTokens)} / ${fmtInt(s.outputTokens)}` : "…"),
-      el("td", "num", s ? fmtCost(s.costUsd) : "…"),
+      el("td", "num", s ? (s.usage ? `${fmtInt(s.usage.tokens.input + s.usage.tokens.cacheRead + s.usage.tokens.cacheWrite)} / ${fmtInt(s.usage.tokens.output)}` : `${fmtInt(s.inputTokens)} / ${fmtInt(s.outputTokens)}`) : "…"),
+      el("td", "num", s ? (s.usage ? s.usage.costShort : fmtCost(s.costUsd)) : "…"),
       el("td", "num matches", this.query ? (item.matches < 0 ? "…" : fmtInt(item.matches)) : ""),
     );
   }

@@ -156,6 +156,14 @@ export class ParserHost {
   }
 
   receive(msg) {
+    if (msg && msg.type === "usage") {
+      const done = this.usageWaits?.get(msg.usageId);
+      if (done) {
+        this.usageWaits.delete(msg.usageId);
+        done(msg.summary && typeof msg.summary === "object" ? msg.summary : null);
+      }
+      return;
+    }
     if (!msg || typeof msg !== "object" || msg.session !== this.sessionId || !this.handlers) return;
     this.lastMessage = performance.now();
     if (msg.type === "opened") {
@@ -249,6 +257,19 @@ export class ParserHost {
     }
     if (!opts.live) this.watch();
     return this.sessionId;
+  }
+
+  /** What the results spent and cost (`summarizeUsage` in the worker: the log's own cost, or
+   * an estimate from list prices marked as one); null where the parser has no such call.
+   * `lastRun`: the entries are the latest parse's, so its detected runtime applies. */
+  usage(entries, lastRun = true) {
+    if (!this.worker) return Promise.resolve(null);
+    this.usageWaits ??= new Map();
+    const usageId = (this.nextUsage = (this.nextUsage || 0) + 1);
+    return new Promise((resolve) => {
+      this.usageWaits.set(usageId, resolve);
+      this.worker.postMessage({ type: "usage", usageId, entries, lastRun });
+    });
   }
 
   feed(count) {

@@ -779,3 +779,32 @@ fn parse_shows_each_line_while_the_input_waits() {
         }
     }
 }
+
+#[test]
+fn parse_of_many_files_on_every_core_is_the_files_one_after_another() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/claude");
+    let mut files: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".jsonl") && !p.contains(".expected."))
+        .collect();
+    files.sort();
+    files.truncate(12);
+    let ts = ["--ts", "2026-01-01T00:00:00Z"];
+    for format in ["jsonl", "text", "markdown"] {
+        let mut args = vec!["parse", "-o", format];
+        args.extend(ts);
+        args.extend(files.iter().map(String::as_str));
+        let together = run(&args, None);
+        assert!(together.status.success(), "{}", String::from_utf8_lossy(&together.stderr));
+        let mut one_by_one = Vec::new();
+        for f in &files {
+            let mut args = vec!["parse", "-o", format, "--location"];
+            args.extend(ts);
+            args.push(f);
+            one_by_one.extend(run(&args, None).stdout);
+        }
+        assert!(together.stdout == one_by_one, "-o {format}: the parallel output is not the files' one after another");
+    }
+}
