@@ -122,6 +122,7 @@ prices:
 bench: dist
 	node bench/run.mjs
 	node bench/viewer.mjs
+	node bench/stats.mjs
 
 bench-host: dist
 	node bench/host.mjs

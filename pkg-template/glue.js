@@ -435,8 +435,8 @@ function createStdoutParser(options) {
     runtime: function () {
       try {
         var w = alInstance();
-        if (typeof w.x.al_parser_runtime !== "function" || cell.g !== w.gen) return undefined;
-        var name = alRead(w, w.x.al_parser_runtime(cell.h));
+        if (typeof w.x.al_parser_runtime !== "function") return undefined;
+        var name = alRead(w, w.x.al_parser_runtime(handle(w)));
         return name === "" ? undefined : name;
       } catch (e) {
         alRethrowNoWasm(e);

@@ -1102,8 +1102,4 @@ fn now_iso() -> String {
 }
 
 
-// mimalloc: the parser allocates many short strings per line (the JSON reader's values, the
-// entries); glibc's malloc and free were ~15% of `stats` (perf, bench/stats.mjs) and
-// mimalloc's thread-local free lists halve that on both one and two threads (docs/bench.md).
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
