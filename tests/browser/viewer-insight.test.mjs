@@ -181,7 +181,9 @@ test("open a folder: sessions listed newest first with first prompt, tokens and 
     const rows = await page.$$eval("#sessions-list tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
     assert.equal(rows.length, 2, JSON.stringify(rows));
     assert.ok(rows[0][1].endsWith("codex-rollout.jsonl") && rows[1][1].endsWith("claude-run.jsonl"), "newest first");
-    assert.equal(rows[1][5], "$0.14", rows[1].join(" | ")); // the Claude run's cost, $0.1354875
+    assert.equal(rows[1][5], "$0.1355", rows[1].join(" | ")); // the Claude run's stated cost, $0.1354875
+    // The rollout states no cost: estimated at list prices (gpt-5-codex; ccusage: $0.09967525).
+    assert.equal(rows[0][5], "≈ $0.0997", rows[0].join(" | "));
     assert.ok(rows[0][4].startsWith("149,449 / 4,808"), rows[0].join(" | ")); // the rollout's total_token_usage
     assert.ok(rows[0][2].length > 5, "the rollout's first prompt");
     await shot(page, "viewer-folder.png");
