@@ -39,9 +39,11 @@ const CLIP_CHARS: usize = 2000;
 pub struct Renderer {
     pub output: Output,
     pub located: bool,
-    /// Markdown: the file whose heading was written last, and whether a diff block is open.
+    /// Markdown: the file whose heading was written last, and the lines of the diff block
+    /// being gathered (written as one fenced block, its fence longer than any backtick run in
+    /// it, when something else comes).
     heading: Option<String>,
-    diff_open: bool,
+    diff: Option<String>,
     /// Text and Markdown: the streamed pieces joined so far, and where the first came from;
     /// written when something else comes, the input waits ([`Renderer::settle`]) or it ends.
     pending: Option<(Entry, String, usize)>,
@@ -49,7 +51,7 @@ pub struct Renderer {
 
 impl Renderer {
     pub fn new(output: Output, located: bool) -> Renderer {
-        Renderer { output, located, heading: None, diff_open: false, pending: None }
+        Renderer { output, located, heading: None, diff: None, pending: None }
     }
 
     /// Appends `e` (from `at`) to `buf`.
@@ -91,9 +93,9 @@ impl Renderer {
     /// What must follow the last entry (held pieces, an open Markdown diff block's fence).
     pub fn finish(&mut self, buf: &mut String) {
         self.settle(buf);
-        if self.diff_open {
-            buf.push_str("```\n\n");
-            self.diff_open = false;
+        if let Some(diff) = self.diff.take() {
+            buf.push_str(&fenced("diff", &diff));
+            buf.push('\n');
         }
     }
 
@@ -135,27 +137,21 @@ impl Renderer {
     fn markdown(&mut self, e: &Entry, at: &Origin, buf: &mut String) {
         if self.located && self.heading.as_deref() != Some(at.file) {
             self.finish(buf);
-            let _ = writeln!(buf, "## {}\n", one_line(at.file));
+            let _ = writeln!(buf, "## {}\n", escape(&one_line(at.file)));
             self.heading = Some(at.file.to_owned());
         }
-        if let Entry::Diff { change_type, text, .. } = e {
-            if !self.diff_open {
-                buf.push_str("```diff\n");
-                self.diff_open = true;
-            }
-            let mark = match *change_type {
-                "add" => "+",
-                "remove" => "-",
-                "context" => " ",
-                _ => "",
-            };
-            // A line that is itself a fence would end the block: shown with a space before it.
-            let line = if text.trim_start().starts_with("```") { format!(" {text}") } else { text.clone() };
-            let _ = writeln!(buf, "{mark}{line}");
+        if let Entry::Diff { text, .. } = e {
+            // The line as the diff has it (its sign is part of the text). The block is written
+            // whole, so its fence can outlast any backtick run in it (a file named ```` ``` ````
+            // cannot close it early).
+            let diff = self.diff.get_or_insert_with(String::new);
+            diff.push_str(text);
+            diff.push('\n');
             return;
         }
         self.finish(buf);
-        let time = clock(e.ts());
+        let time = &escape(clock(e.ts()));
+        let time = time.as_str();
         match e {
             Entry::Assistant { text, .. } => {
                 let _ = writeln!(buf, "**Assistant** ({time})\n\n{}\n", inert_markdown(text.trim_end()));
@@ -169,12 +165,12 @@ impl Renderer {
             Entry::ToolCall { name, input, .. } => {
                 let json = serde_json::to_string_pretty(input)
                     .unwrap_or_default();
-                let _ = writeln!(buf, "**Tool call: {}** ({time})\n\n{}", one_line(name), fenced("json", &json));
+                let _ = writeln!(buf, "**Tool call: {}** ({time})\n\n{}", escape(&one_line(name)), fenced("json", &json));
             }
             Entry::ToolResult { content, is_error, tool_name, duration_ms, .. } => {
                 let mut head = String::from(if *is_error { "**Tool error**" } else { "**Tool result**" });
                 if let Some(n) = tool_name {
-                    let _ = write!(head, " ({})", one_line(n));
+                    let _ = write!(head, " ({})", escape(&one_line(n)));
                 }
                 if let Some(ms) = duration_ms {
                     let _ = write!(head, ", {}", seconds(*ms));
@@ -189,56 +185,143 @@ impl Renderer {
     }
 }
 
-/// The assistant's Markdown with nothing a renderer would run: outside code blocks and code
-/// spans, `<` becomes `&lt;` (no raw HTML) and a link to a `javascript:`, `vbscript:` or
-/// `data:` address points nowhere.
+/// The assistant's Markdown with nothing a renderer would run, its formatting kept. Outside
+/// fenced blocks and code spans (read as CommonMark reads them: a backtick run opens a span
+/// only where a run of the same length closes it; a lone run is escaped), `<` is `&lt;` (no
+/// raw HTML, no autolink) and `&` before a character reference is `&amp;` (no entity turns
+/// into markup or a scheme). A link or link reference definition whose destination has a
+/// scheme other than http, https or mailto (`javascript:`, `data:`, `vbscript:`…), or that a
+/// renderer could decode into one (an escape or an entity before its colon), loses its link
+/// syntax: its `](` or its opening `[` is escaped. A fence only closes with its own marker,
+/// at least as long, at most three spaces in.
 fn inert_markdown(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut fence: Option<&str> = None;
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut fence: Option<(char, usize)> = None;
+    let mut prose = String::new();
     for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let t = line.trim_start_matches(' ');
+        let run = |c: char| t.chars().take_while(|&x| x == c).count();
+        let marker = if indent <= 3 {
+            ['`', '~'].into_iter().map(|c| (c, run(c))).find(|&(_, n)| n >= 3)
+        } else {
+            None
+        };
+        if let Some((c, n)) = fence {
+            // Inside a fenced block everything is code; the block ends at its own fence.
+            out.push_str(line);
             out.push('\n');
-        }
-        let t = line.trim_start();
-        let marker = ["```", "~~~"].into_iter().find(|m| t.starts_with(m));
-        match (fence, marker) {
-            (Some(open), Some(m)) if m == open => {
+            if marker.is_some_and(|(m, k)| m == c && k >= n && t[k..].trim().is_empty()) {
                 fence = None;
-                out.push_str(line);
-                continue;
             }
-            (Some(_), _) => {
-                out.push_str(line);
-                continue;
-            }
-            (None, Some(m)) => {
-                fence = Some(m);
-                out.push_str(line);
-                continue;
-            }
-            (None, None) => {}
+            continue;
         }
-        // Code spans (between backtick runs) stay as they are.
-        for (k, part) in line.split('`').enumerate() {
-            if k > 0 {
-                out.push('`');
-            }
-            if k % 2 == 1 {
-                out.push_str(part);
-                continue;
-            }
-            let mut rest = part.replace('<', "&lt;");
-            for scheme in ["javascript:", "vbscript:", "data:"] {
-                let lower = rest.to_ascii_lowercase();
-                let needle = format!("]({scheme}");
-                if let Some(at) = lower.find(&needle) {
-                    rest = format!("{}](#{}", &rest[..at], &rest[at + needle.len()..]);
+        // A backtick fence's info string may not hold a backtick: then it is no fence.
+        let opens = marker.filter(|&(c, n)| c == '~' || !t[n..].contains('`'));
+        if let Some(m) = opens {
+            out.push_str(&inert_prose(&std::mem::take(&mut prose)));
+            out.push_str(line);
+            out.push('\n');
+            fence = Some(m);
+            continue;
+        }
+        let _ = i;
+        prose.push_str(line);
+        prose.push('\n');
+    }
+    out.push_str(&inert_prose(&prose));
+    // An unclosed fence is closed (the block ends where the text does, as CommonMark reads it).
+    if let Some((c, n)) = fence {
+        out.push_str(&c.to_string().repeat(n));
+        out.push('\n');
+    }
+    out.truncate(out.trim_end_matches('\n').len());
+    out
+}
+
+/// [`inert_markdown`] for text outside fenced blocks (code spans may cross lines).
+fn inert_prose(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'`' {
+            let n = b[i..].iter().take_while(|&&x| x == b'`').count();
+            // The closing run: exactly n backticks.
+            let mut j = i + n;
+            let mut close = None;
+            while j < b.len() {
+                if b[j] == b'`' {
+                    let m = b[j..].iter().take_while(|&&x| x == b'`').count();
+                    if m == n {
+                        close = Some(j);
+                        break;
+                    }
+                    j += m;
+                } else {
+                    j += 1;
                 }
             }
-            out.push_str(&rest);
+            match close {
+                Some(j) => {
+                    out.push_str(&text[i..j + n]);
+                    i = j + n;
+                }
+                None => {
+                    for _ in 0..n {
+                        out.push_str("\\`");
+                    }
+                    i += n;
+                }
+            }
+            line_start = false;
+            continue;
         }
+        if line_start {
+            // A link reference definition (`[label]: destination`, up to three spaces in).
+            let rest = &text[i..];
+            let t = rest.trim_start_matches(' ');
+            if rest.len() - t.len() <= 3 && t.starts_with('[') {
+                if let Some(end) = t.find("]:") {
+                    if unsafe_destination(&t[end + 2..]) {
+                        out.push_str(&rest[..rest.len() - t.len()]);
+                        out.push('\\');
+                        i += rest.len() - t.len();
+                    }
+                }
+            }
+        }
+        line_start = c == b'\n';
+        match c {
+            b'<' => out.push_str("&lt;"),
+            b'&' if b.get(i + 1).is_some_and(|&x| x == b'#' || x.is_ascii_alphabetic()) => out.push_str("&amp;"),
+            b']' if b.get(i + 1) == Some(&b'(') && unsafe_destination(&text[i + 2..]) => out.push_str("]\\"),
+            _ => {
+                let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                out.push(ch);
+                i += ch.len_utf8();
+                continue;
+            }
+        }
+        i += 1;
     }
     out
+}
+
+/// Whether a link destination (the text after `](` or `]:`) could make a renderer that keeps
+/// raw links follow something other than http, https, mailto or a path: a scheme other
+/// than those, or an escape or entity before the first `:` (a renderer decodes them).
+fn unsafe_destination(after: &str) -> bool {
+    let d = after.trim_start_matches([' ', '\t', '\n', '\r']).trim_start_matches('<');
+    let head: String = d.chars().take_while(|c| !matches!(c, '/' | '?' | '#' | ')' | '>' | ' ' | '\n' | '\t')).collect();
+    let Some(colon) = head.find(':') else { return head.contains(['&', '\\']) };
+    let scheme = head[..colon].to_ascii_lowercase();
+    if scheme.contains(['&', '\\', '%']) {
+        return true;
+    }
+    !matches!(scheme.as_str(), "http" | "https" | "mailto")
 }
 
 /// A streamed piece: text, thinking or a tool's output marked `delta: true`.
@@ -364,14 +447,37 @@ fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
 }
 
-/// Text as a Markdown blockquote, each line quoted (so a line of its own cannot start a
-/// heading, list or HTML block outside the quote).
+/// Text as a Markdown blockquote of plain text: each line quoted and escaped character by
+/// character ([`escape`]), with a hard break at its end, so nothing in it is Markdown or HTML.
 fn quote(text: &str) -> String {
     let t = text.trim_end();
     if t.is_empty() {
         return ">".to_owned();
     }
-    t.lines().map(|l| format!("> {l}")).collect::<Vec<_>>().join("\n")
+    t.lines().map(|l| format!("> {}", escape(l))).collect::<Vec<_>>().join("\\\n")
+}
+
+/// Plain text made literal in Markdown by CommonMark's own rule: every ASCII punctuation
+/// character that can begin or end a construct (emphasis, code span, link, image, autolink,
+/// raw HTML, entity, heading, list, thematic break, table, strikethrough, math) is
+/// backslash-escaped, and leading spaces are kept as `&#32;` (no indented code block).
+/// Nothing is dropped: a renderer shows the text as it was.
+fn escape(text: &str) -> String {
+    const SPECIAL: &[char] = &['\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '<', '>', '#', '+', '-', '.', '!', '|', '~', '&', '=', '$', '"', '\''];
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut leading = true;
+    for c in text.chars() {
+        if leading && c == ' ' {
+            out.push_str("&#32;");
+            continue;
+        }
+        leading = false;
+        if SPECIAL.contains(&c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A fenced code block whose fence is longer than the longest backtick run in `body`.
@@ -393,17 +499,30 @@ mod tests {
     }
 
     #[test]
-    fn quoted_text_cannot_leave_its_quote() {
-        assert_eq!(quote("one\n# two\n<script>"), "> one\n> # two\n> <script>");
+    fn quoted_text_is_plain_text() {
+        assert_eq!(quote("one\n# two\n<script>"), "> one\\\n> \\# two\\\n> \\<script\\>");
+        assert_eq!(escape("  `x` [a](b) &amp; 10:20"), "&#32;&#32;\\`x\\` \\[a\\]\\(b\\) \\&amp; 10:20");
     }
 
     #[test]
     fn assistant_markdown_runs_nothing() {
         assert_eq!(
-            inert_markdown("hi <img src=x onerror=alert(1)> [a](JavaScript:alert(1)) `<b>`"),
-            "hi &lt;img src=x onerror=alert(1)> [a](#alert(1)) `<b>`"
+            inert_markdown("hi <img src=x onerror=alert(1)> [a](JavaScript:alert(1)) `<b>` [ok](https://x.y)"),
+            "hi &lt;img src=x onerror=alert(1)> [a]\\(JavaScript:alert(1)) `<b>` [ok](https://x.y)"
         );
         assert_eq!(inert_markdown("```html\n<b>\n```\n<i>"), "```html\n<b>\n```\n&lt;i>");
+        // A lone backtick does not start a code span: the rest of the line stays escaped.
+        assert_eq!(inert_markdown("a ` b <i>"), "a \\` b &lt;i>");
+        // Runs of unequal length are no span.
+        assert_eq!(inert_markdown("``a` <i>"), "\\`\\`a\\` &lt;i>");
+        // The destination on the next line, a reference definition, an entity in the scheme.
+        assert_eq!(inert_markdown("[a](\njavascript:x)"), "[a]\\(\njavascript:x)");
+        assert_eq!(inert_markdown("[a]: javascript:x"), "\\[a]: javascript:x");
+        assert_eq!(inert_markdown("[a](java&#115;cript:x)"), "[a]\\(java&amp;#115;cript:x)");
+        // A backtick fence whose info string holds a backtick is not a fence.
+        assert_eq!(inert_markdown("``` a`b\n<i>"), "\\`\\`\\` a\\`b\n&lt;i>");
+        // An unclosed fence is closed.
+        assert_eq!(inert_markdown("~~~\n<i>"), "~~~\n<i>\n~~~");
     }
 
     #[test]
