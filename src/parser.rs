@@ -638,6 +638,11 @@ fn midstream(f: Format, c: Confidence, entries: &mut [Entry]) -> bool {
     if matches!(f, Format::Hermes | Format::HermesGateway | Format::Kiro) {
         return true; // text runtimes: their marks are text lines, not printed JSON
     }
+    // Goose has no event that opens a run, and prints its banner as text first: its first
+    // unmistakable line locks it (its `message` and `complete` shapes are its own).
+    if f == Format::Goose && c == Confidence::Sure {
+        return true;
+    }
     for e in entries.iter_mut() {
         if let Entry::Result { ts, text, subtype, is_error, cost_usd, .. } = e {
             let what = if *is_error { "error" } else { subtype.as_str() };

@@ -41,6 +41,12 @@ pub fn input_includes_cache_reads(f: Format) -> bool {
     )
 }
 
+/// Whether the runtime's `inputTokens` also include the cache writes (Goose adds Anthropic's
+/// `cache_creation` into its input; docs/costs.md).
+pub fn input_includes_cache_writes(f: Format) -> bool {
+    matches!(f, Format::Goose | Format::HermesGateway)
+}
+
 /// A finite, non-negative count (a corrupt line's `-5e6` or `NaN` counts nothing).
 fn clean(n: f64) -> f64 {
     if n.is_finite() && n > 0.0 {
@@ -64,8 +70,13 @@ pub fn tokens_of(runtime: Option<Format>, e: &Entry) -> Option<Tokens> {
     let reasoning = clean(reasoning_tokens.unwrap_or(0.0));
     let output = clean(*output_tokens);
     let inclusive = runtime.is_some_and(input_includes_cache_reads);
+    let writes_in = runtime.is_some_and(input_includes_cache_writes);
     Some(Tokens {
-        input: if inclusive { (input - read).max(0.0) } else { input },
+        input: match (inclusive, writes_in) {
+            (true, true) => (input - read - write).max(0.0),
+            (true, false) => (input - read).max(0.0),
+            _ => input,
+        },
         cache_read: read,
         cache_write: write,
         cache_write_1h: clean(cache_creation_1h_tokens.unwrap_or(0.0)).min(write),

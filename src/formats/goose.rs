@@ -46,7 +46,10 @@ pub fn detect(v: &Value) -> Confidence {
     };
     if sure {
         Confidence::Sure
-    } else if type_of(v) == "error" && str_of(v, "error").is_some() && v.as_object().is_some_and(|m| m.len() == 2) {
+    } else if type_of(v) == "error"
+        && v.get("error").is_some_and(|e| e.is_string() || e.get("message").is_some() && e.get("kind").is_some())
+        && v.as_object().is_some_and(|m| m.len() == 2)
+    {
         // `{"type":"error","error":"…"}`: goose's, but a shape anyone may print.
         Confidence::Maybe
     } else {
@@ -80,31 +83,50 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
             let (model, mode) = (str_of(v, "model").unwrap_or(""), str_of(v, "mode").unwrap_or(""));
             out.emit(Entry::system(ts, format!("model: {model} ({mode})")));
         }
-        "error" => out.emit(Entry::stderr(ts, str_of(v, "error").unwrap_or("error"))),
+        // `error` is a message, or an object with its `message` and `kind`.
+        "error" => out.emit(Entry::stderr(ts, error_text(v.get("error")))),
         "complete" => {
             let split = v.get("input_tokens").is_some() || v.get("output_tokens").is_some();
             let text = match v.get("total_tokens").and_then(Value::as_f64) {
                 Some(t) if !split => format!("{} tokens in all (goose gives no split)", crate::json::num_text(t)),
                 _ => String::new(),
             };
+            // Newest goose: the cache's share of the input and the accumulated cost too.
+            let write = num_of(v, "cache_write_input_tokens");
             out.emit(Entry::Result {
                 ts: ts.owned(),
                 text,
                 input_tokens: num_of(v, "input_tokens"),
                 output_tokens: num_of(v, "output_tokens"),
-                cached_tokens: 0.0,
-                cache_creation_tokens: None,
+                cached_tokens: num_of(v, "cache_read_input_tokens"),
+                cache_creation_tokens: (write > 0.0).then_some(write),
                 cache_creation_1h_tokens: None,
                 reasoning_tokens: None,
                 model: None,
                 call_id: None,
-                cost_usd: 0.0,
+                cost_usd: num_of(v, "cost_usd"),
                 subtype: "complete".owned(),
                 is_error: false,
                 errors: Vec::new(),
             });
         }
         _ => out.emit(common::unknown_event(ts, "goose", v)),
+    }
+}
+
+/// `<message> (<kind>)` from an error that is text or an object with `message`/`kind`.
+fn error_text(e: Option<&Value>) -> String {
+    let Some(e) = e else { return "goose error".owned() };
+    if let Some(t) = e.as_str() {
+        return t.trim().owned();
+    }
+    let message = nonempty_str(e, "message").or_else(|| nonempty_str(e, "msg")).or_else(|| nonempty_str(e, "error"));
+    let text = message.map(str::owned).or_else(|| common::error_text(e)).unwrap_or_default();
+    match nonempty_str(e, "kind") {
+        Some(kind) if !text.is_empty() => format!("{} ({kind})", text.trim()),
+        Some(kind) => format!("goose {kind} error"),
+        None if !text.is_empty() => text.trim().owned(),
+        None => "goose error".owned(),
     }
 }
 
@@ -163,8 +185,52 @@ fn message(m: &Value, ts: &str, out: &mut Vec<Entry>) {
                 }
             }
             "redactedThinking" => {}
+            // An error inside a message (a provider's 401, a context overflow): its words.
+            "error" => out.emit(Entry::stderr(ts, error_text(Some(c)))),
             "image" => out.emit(Entry::system(ts, format!("image ({})", s("mimeType")))),
             other => out.emit(Entry::system(ts, format!("goose {other} ({})", common::short_fields(c, 3)))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse_line, parse_line_as, Entry, Format, StdoutParser};
+
+    const TS: &str = "2026-01-01T00:00:00.000Z";
+
+    #[test]
+    fn errors_keep_their_words_and_complete_its_cache_and_cost() {
+        // A bare `{type, error}` could be anyone's: read as goose's once the stream is goose.
+        let e = parse_line_as(Format::Goose, r#"{"type":"error","error":{"kind":"authentication","message":"401 Unauthorized: invalid x-api-key"}}"#, TS);
+        assert_eq!(e, vec![Entry::stderr(TS, "401 Unauthorized: invalid x-api-key (authentication)")]);
+        let m = r#"{"type":"message","message":{"id":"m","role":"assistant","created":1,"content":[{"type":"error","kind":"context_length","message":"the context is full"}]}}"#;
+        assert_eq!(parse_line(m, TS), vec![Entry::stderr(TS, "the context is full (context_length)")]);
+        let c = r#"{"type":"complete","total_tokens":12362,"input_tokens":12296,"output_tokens":66,"cache_read_input_tokens":8000,"cache_write_input_tokens":100,"cost_usd":0.0123}"#;
+        let r = parse_line(c, TS);
+        assert!(
+            matches!(&r[0], Entry::Result { input_tokens, cached_tokens, cache_creation_tokens: Some(w), cost_usd, .. }
+                if *input_tokens == 12296.0 && *cached_tokens == 8000.0 && *w == 100.0 && *cost_usd == 0.0123),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn the_banner_before_the_json_does_not_hide_the_run() {
+        // goose prints its banner on stdout before the stream (shapes as a real run printed them).
+        let lines = [
+            "__( O)>  ● new session · anthropic claude-sonnet-4-5",
+            "   \\____)    20251207_1 · /home/user/project",
+            "     L L     goose is ready",
+            r#"{"type":"message","message":{"id":"m1","role":"assistant","created":1765000000,"content":[{"type":"text","text":"Hi."}],"metadata":{"userVisible":true,"agentVisible":true}}}"#,
+            r#"{"type":"complete","total_tokens":12362,"input_tokens":12296,"output_tokens":66}"#,
+        ];
+        let mut p = StdoutParser::new();
+        let out: Vec<Entry> = lines.iter().flat_map(|l| p.parse_line(l, TS)).collect();
+        assert_eq!(p.format(), Some(crate::Format::Goose));
+        assert!(
+            out.iter().any(|e| matches!(e, Entry::Result { input_tokens, output_tokens, .. } if *input_tokens == 12296.0 && *output_tokens == 66.0)),
+            "{out:?}"
+        );
     }
 }
