@@ -94,12 +94,27 @@ enum Stamp<'s> {
 pub type TsOf<'s> = &'s mut dyn FnMut(Option<&json::Value>) -> String;
 
 impl<'s> Stamp<'s> {
-    fn resolve(self, value: Option<&json::Value>) -> std::borrow::Cow<'s, str> {
+    fn resolve(&mut self, value: Option<&json::Value>) -> std::borrow::Cow<'s, str> {
         match self {
-            Stamp::Given(ts) => std::borrow::Cow::Borrowed(ts),
+            Stamp::Given(ts) => std::borrow::Cow::Borrowed(*ts),
             Stamp::Of(f) => std::borrow::Cow::Owned(f(value)),
         }
     }
+}
+
+/// Where a line holds JSON records separated by bare carriage returns (`}\r{`: a file
+/// written with CR-only line ends, read as one line), the byte offset of each record's
+/// start after the first; empty when there are none (a progress bar's `\r` overwrites stay
+/// one line, read as the terminal shows them).
+fn cr_records(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    let mut at = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\r' && i > 0 && b[..i].trim_ascii_end().ends_with(b"}") && b.get(i + 1) == Some(&b'{') {
+            at.push(i + 1);
+        }
+    }
+    at
 }
 
 /// [`parse_line_into`] with the `ts` given or computed from the line's object (inlined in
@@ -107,12 +122,41 @@ impl<'s> Stamp<'s> {
 #[cfg_attr(feature = "stateless-only", inline(always))]
 fn parse_stamped_into(
     line: &str,
-    stamp: Stamp,
+    mut stamp: Stamp,
+    format: Option<Format>,
+    mut states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    // JSON records with CR-only line ends: each record read as the line it is.
+    let records = cr_records(line);
+    if !records.is_empty() && line.len() <= MAX_LINE_BYTES {
+        let mut seen: Option<(Format, Confidence)> = None;
+        let mut from = 0;
+        for to in records.into_iter().chain(core::iter::once(line.len())) {
+            let record = cut(line, from..to).trim_end_matches('\r');
+            let got = parse_record_into(record, &mut stamp, format, states.as_deref_mut(), out);
+            // What the stream learns from the line: its surest record.
+            seen = match (seen, got) {
+                (Some(s), Some(g)) if s.1 == Confidence::Sure && g.1 != Confidence::Sure => Some(s),
+                (s, g) => g.or(s),
+            };
+            from = to;
+        }
+        return seen;
+    }
+    parse_record_into(line, &mut stamp, format, states, out)
+}
+
+/// [`parse_stamped_into`] for one record (a line, or a CR-separated record of one).
+#[cfg_attr(feature = "stateless-only", inline(always))]
+fn parse_record_into(
+    line: &str,
+    stamp: &mut Stamp,
     format: Option<Format>,
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
-    let line = line.strip_suffix('\r').unwrap_or(line);
     // A byte-order mark before the text (a file saved by an editor, a Windows tool's
     // output) is not part of it; the host's `trim()` drops it too.
     let unmarked = line.strip_prefix('\u{feff}');
@@ -353,7 +397,10 @@ fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(json::Valu
     if cleaned == line {
         return None;
     }
-    common::parse_object(cleaned).map(|v| (v, false))
+    // A byte-order mark after a terminal's colour reset (`\x1b[0m\u{feff}{…}`) is no part
+    // of the JSON either.
+    let json = cleaned.strip_prefix('\u{feff}').unwrap_or(cleaned);
+    common::parse_object(json).map(|v| (v, false))
 }
 
 /// Whether a line holds a C0 control other than tab, DEL or a C1 control (what the

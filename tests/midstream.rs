@@ -72,3 +72,31 @@ fn a_locked_stream_is_not_switched_by_another_runtimes_line() {
     let (p, _) = feed(&[INIT, codex]);
     assert_eq!(p.format(), Some(Format::Claude));
 }
+
+/// A JSONL file written with CR-only line ends arrives as one line: each record is read as the
+/// line it is, on both paths (only the last one survived, as a terminal's overwrite would).
+/// Plain text with carriage returns (a progress bar) stays one line.
+#[test]
+fn cr_only_records_are_lines_and_progress_bars_stay_one() {
+    let ts = "2026-01-01T00:00:00.000Z";
+    let init = r#"{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5"}"#;
+    let text = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"one"}]}}"#;
+    let text2 = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"two"}]}}"#;
+    let line = format!("{init}\r{text}\r{text2}\r");
+    let kinds = |es: &[Entry]| es.iter().map(|e| e.kind()).collect::<Vec<_>>();
+    let stateless = agentlines::parse_line(&line, ts);
+    assert_eq!(kinds(&stateless), ["init", "assistant", "assistant"], "{stateless:?}");
+    // The stateful parser reads them as it reads the same records on lines of their own.
+    let mut p = StdoutParser::new();
+    let stateful = p.parse_line(&line, ts);
+    let mut q = StdoutParser::new();
+    let separate: Vec<Entry> = [init, text, text2].iter().flat_map(|l| q.parse_line(l, ts)).collect();
+    assert_eq!(stateful, separate);
+    assert_eq!(p.format(), q.format());
+    assert_eq!(kinds(&stateful), ["init", "assistant", "assistant"], "{stateful:?}");
+    let bar = agentlines::parse_line("10%\r50%\r100% done", ts);
+    assert_eq!(bar, vec![Entry::stdout(ts, "100% done")]);
+    // A byte-order mark after a colour reset, before the JSON.
+    let marked = agentlines::parse_line(&format!("\x1b[0m\u{feff}{init}"), ts);
+    assert_eq!(kinds(&marked), ["init"], "{marked:?}");
+}
