@@ -54,21 +54,24 @@ function run(bin, args, env = {}) {
   return JSON.parse(execFileSync(bin, args, { env: { ...process.env, ...env }, maxBuffer: 1 << 28, encoding: "utf8" }));
 }
 
+const figures = (f) => ({
+  input: f.tokens.input,
+  output: f.tokens.output,
+  cacheRead: f.tokens.cacheRead,
+  cacheWrite: f.tokens.cacheWrite,
+  cost: f.costUsd,
+  estimated: f.estimatedCostUsd,
+  unpriced: f.unpricedResults,
+});
+
+/** `agentlines stats`, one file at a time (as ccusage is run below). */
 function ours(files) {
-  const report = run(agentlines, ["stats", "--json", ...files]);
   const out = new Map();
-  for (const f of report.files) {
-    out.set(stem(f.file), {
-      input: f.tokens.input,
-      output: f.tokens.output,
-      cacheRead: f.tokens.cacheRead,
-      cacheWrite: f.tokens.cacheWrite,
-      cost: f.costUsd,
-      estimated: f.estimatedCostUsd,
-      unpriced: f.unpricedResults,
-    });
+  for (const file of files) {
+    const report = run(agentlines, ["stats", "--json", file]);
+    out.set(stem(file), figures(report.files[0]));
   }
-  return { files: out, total: report.total };
+  return { files: out };
 }
 
 /** ccusage, one file at a time (its session report merges files of one project). */
@@ -136,10 +139,39 @@ function compare(kind, files, theirs) {
 }
 
 const { where, claude, codex } = logs();
+claude.sort();
+codex.sort();
 
 test(`Claude Code session files (${where}): the same tokens and cost as ccusage`, () => {
   assert.ok(claude.length >= 5, `too few Claude session files found in ${where}`);
   compare("claude", claude, theirsClaude(claude));
+});
+
+// Read together, a resumed session's file repeats messages an earlier file has: both tools
+// count them once (ccusage by message.id and requestId, over files in path order; we by
+// message.id, under the first file given).
+test(`Claude Code session files read together (${where}): the same totals as ccusage`, () => {
+  const home = mkdtempSync(join(tmpdir(), "ccusage-home-"));
+  const dir = mkdtempSync(join(tmpdir(), "ccusage-claude-all-"));
+  for (const f of claude) {
+    mkdirSync(join(dir, "projects", stem(f)), { recursive: true });
+    copyFileSync(f, join(dir, "projects", stem(f), `${stem(f)}.jsonl`));
+  }
+  const theirs = run(ccusage, ["claude", "session", "--offline", "--json", "-z", "UTC"], { HOME: home, CLAUDE_CONFIG_DIR: dir }).totals;
+  const mine = figures(run(agentlines, ["stats", "--json", ...claude]).total);
+  const known = claude.map(stem).filter((n) => KNOWN[n]).map((n) => KNOWN[n].extra);
+  const extra = (k) => known.reduce((s, e) => s + e[k], 0);
+  assert.equal(mine.input, theirs.inputTokens - extra("input"));
+  assert.equal(mine.output, theirs.outputTokens - extra("output"));
+  assert.equal(mine.cacheRead, theirs.cacheReadTokens - extra("cacheRead"));
+  assert.equal(mine.cacheWrite, theirs.cacheCreationTokens - extra("cacheWrite"));
+  // The known difference's cost: what ccusage and we give for those files read alone.
+  const knownFiles = claude.filter((f) => KNOWN[stem(f)]);
+  const theirsAlone = theirsClaude(knownFiles);
+  const oursAlone = ours(knownFiles).files;
+  const knownCost = knownFiles.reduce((s, f) => s + theirsAlone.get(stem(f)).cost - oursAlone.get(stem(f)).cost, 0);
+  assert.ok(near(mine.cost, theirs.totalCost - knownCost), `$${mine.cost} (agentlines) vs $${theirs.totalCost} - $${knownCost} (ccusage)`);
+  console.log(`claude together: agentlines $${mine.cost.toFixed(4)}, ccusage $${theirs.totalCost.toFixed(4)} (less $${knownCost.toFixed(4)} for the known difference)`);
 });
 
 test(`Codex rollouts (${where}): the same tokens and cost as ccusage`, () => {
