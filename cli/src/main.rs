@@ -159,8 +159,9 @@ struct ParseArgs {
     /// How entries are written
     #[arg(long, short = 'o', value_enum, default_value_t = render::Output::Jsonl)]
     output: render::Output,
-    /// Only these entry kinds (comma-separated, e.g. assistant,tool_call,tool_result)
-    #[arg(long, value_name = "KINDS")]
+    /// Only these entry kinds (comma-separated, e.g. assistant,tool_call,tool_result), or all
+    /// but some (-system,-diff)
+    #[arg(long, value_name = "KINDS", allow_hyphen_values = true)]
     kind: Option<String>,
     /// Name each entry's file and line (always on with several files)
     #[arg(long)]
@@ -638,17 +639,28 @@ fn parse_parallel(a: &ParseArgs, expanded: &io::Expanded, kinds: Option<&[&'stat
     Ok(status)
 }
 
-/// `--kind assistant,tool_call`: the host's kinds, checked.
+/// `--kind assistant,tool_call` (only these) or `--kind -system,-diff` (all but these): the
+/// host's kinds, checked; a list that starts with an exclusion starts from every kind.
 fn kind_filter(list: &str) -> Result<Vec<&'static str>, Failure> {
-    let mut kinds = Vec::new();
-    for k in list.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+    let items: Vec<&str> = list.split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+    let mut kinds: Vec<&'static str> = match items.first() {
+        Some(first) if first.starts_with('-') => ENTRY_KINDS.to_vec(),
+        _ => Vec::new(),
+    };
+    for item in items {
+        let (drop, k) = match item.strip_prefix('-') {
+            Some(k) => (true, k.trim()),
+            None => (false, item),
+        };
         match ENTRY_KINDS.iter().find(|known| **known == k) {
-            Some(known) => kinds.push(*known),
+            Some(known) if drop => kinds.retain(|x| x != known),
+            Some(known) if !kinds.contains(known) => kinds.push(*known),
+            Some(_) => {}
             None => return fail(format!("unknown entry kind {k} in --kind (known: {})", ENTRY_KINDS.join(", "))),
         }
     }
     if kinds.is_empty() {
-        return fail("--kind lists no kind");
+        return fail("--kind leaves no kind");
     }
     Ok(kinds)
 }

@@ -542,6 +542,11 @@ fn output_text_markdown_and_kind_filter() {
     let kinds: Vec<&str> = got.iter().map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["init", "tool_call"]);
     assert_bad(&run(&["parse", "--kind", "frobnicate"], Some(&input)), "unknown entry kind frobnicate in --kind");
+    // All but some.
+    let got = entries(&run(&["parse", "--ts", ts, "--kind", "-init,-tool_result"], Some(&input)));
+    let kinds: Vec<&str> = got.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["assistant", "tool_call"]);
+    assert_bad(&run(&["parse", "--kind", "init,-init"], Some(&input)), "--kind leaves no kind");
 }
 
 /// Text and Markdown show a run of streamed pieces as one block (an answer's deltas, a tool's
