@@ -301,6 +301,13 @@ pub mod api {
     pub fn dispatch(name: &str, args: &[Value]) -> Option<Result<Value, String>> {
         match name {
             "summarizeUsage" => Some(summarize(args)),
+            // A runtime's one name from any name the core accepts (`Claude`, `claude_local`,
+            // `kilo`…: `Format::from_name`, the one list), or null.
+            "runtimeName" => Some(Ok(args
+                .first()
+                .and_then(Value::as_str)
+                .and_then(Format::from_name)
+                .map_or(Value::Null, |f| Value::String(f.name().to_owned())))),
             _ => None,
         }
     }

@@ -25,6 +25,7 @@
 import { readFileSync, writeFileSync, existsSync, readdirSync, mkdirSync } from "node:fs";
 import { join, dirname, resolve, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..");
 const USAGE = "usage: agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>] [--hook <file>] [--write]\n" +
@@ -69,8 +70,16 @@ for (let i = 0; i < argv.length; i++) {
   else opts.dir = a;
 }
 if (opts.dir === undefined) fail(2, "which adapter directory? (the folder holding its package.json)");
-if (opts.runtime !== undefined && !runtimes.includes(opts.runtime)) {
-  fail(2, `unknown runtime "${opts.runtime}"; one of: ${runtimes.join(", ")}`);
+if (opts.runtime !== undefined) {
+  // Any name the parser accepts (`Claude`, `claude_local`, `qwen`…: the core's one list) picks
+  // that runtime's file.
+  let name = null;
+  try { name = createRequire(import.meta.url)(join(dist, "index.cjs")).runtimeName(opts.runtime); } catch { name = null; }
+  if (name === "amp") name = runtimes.includes("amp") ? "amp" : "claude";
+  if (name === null || !runtimes.includes(name)) {
+    fail(2, `unknown runtime "${opts.runtime}"; one of: ${runtimes.join(", ")} (or an adapter's name for one, like claude_local)`);
+  }
+  opts.runtime = name;
 }
 
 if (opts.check && (opts.write || opts.out !== undefined || opts.runtime !== undefined || opts.stateful || opts.cjs)) {

@@ -71,6 +71,20 @@ test("--runtime, --stateful, --cjs and --out pick the file and its name", () => 
   }
 });
 
+test("--runtime takes any name the parser takes: an adapter's (claude_local), any case (Claude)", () => {
+  for (const name of ["claude_local", "Claude", "qwen"]) {
+    const { base, dir } = adapter({ name: "my-adapter" });
+    try {
+      const r = run(dir, "--runtime", name, "--out", "parser.cjs");
+      assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+      const copied = readFileSync(join(dir, "parser.cjs"), "utf8");
+      assert.equal(copied, readFileSync(join(root, "pkg", "dist", "claude", "ui-parser.stateless.js"), "utf8"), name);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  }
+});
+
 test("clear errors: no package.json, unknown runtime, .js in an ESM package, no directory", () => {
   const { base, dir } = adapter(null);
   try {
