@@ -100,3 +100,21 @@ fn cr_only_records_are_lines_and_progress_bars_stay_one() {
     let marked = agentlines::parse_line(&format!("\x1b[0m\u{feff}{init}"), ts);
     assert_eq!(kinds(&marked), ["init"], "{marked:?}");
 }
+
+/// An API error whose message quotes the provider's JSON body (Codex quoting OpenAI's
+/// pretty-printed 400) shows as its words and type, once per failure, never as raw JSON.
+#[test]
+fn an_error_that_quotes_a_json_body_shows_its_words() {
+    let ts = "2026-01-01T00:00:00.000Z";
+    let body = "{\n  \"error\": {\n    \"message\": \"Invalid 'input[3].content': string too long.\",\n    \"type\": \"invalid_request_error\",\n    \"param\": \"input[3].content\",\n    \"code\": \"string_above_max_length\"\n  }\n}";
+    let message = format!("unexpected status 400 Bad Request: {body}");
+    let error = serde_json::json!({"type": "error", "message": message}).to_string();
+    let failed = serde_json::json!({"type": "turn.failed", "error": {"message": message}}).to_string();
+    let want = "unexpected status 400 Bad Request: Invalid 'input[3].content': string too long. (invalid_request_error)";
+    for line in [error, failed] {
+        let got = agentlines::parse_line_as(Format::Codex, &line, ts);
+        let text = serde_json::to_string(&got).unwrap();
+        assert!(text.contains(&serde_json::to_string(want).unwrap()[1..want.len()]), "{text}");
+        assert!(!text.contains("\\\"error\\\": {"), "raw JSON shown: {text}");
+    }
+}

@@ -251,7 +251,7 @@ pub fn error_text(v: &Value) -> Option<String> {
 fn error_text_at(v: &Value, depth: usize) -> Option<String> {
     const KEYS: &[&str] = &["message", "error", "detail", "details", "reason", "description", "title", "msg", "text", "content", "code"];
     match v {
-        Value::String(s) => Some(s.trim()).filter(|s| !s.is_empty()).map(str::owned),
+        Value::String(s) => Some(s.trim()).filter(|s| !s.is_empty()).map(|s| json_body_words(s, depth).unwrap_or_else(|| s.owned())),
         Value::Number(_) | Value::Bool(_) => Some(v.to_compact()),
         Value::Array(items) => {
             let parts: Vec<String> = items.iter().take(5).filter_map(|i| error_text_at(i, depth + 1)).collect();
@@ -264,6 +264,27 @@ fn error_text_at(v: &Value, depth: usize) -> Option<String> {
             .or_else(|| Some(short_fields(v, 3)).filter(|s| !s.is_empty())),
         _ => None,
     }
+}
+
+/// A message that ends in a JSON body (an API's error response quoted whole, as Codex quotes
+/// OpenAI's pretty-printed 400: `unexpected status 400 Bad Request: {"error": {…}}`): the text
+/// before it and the body's own words, with its error type or code; `None` when there is no
+/// such body.
+fn json_body_words(s: &str, depth: usize) -> Option<String> {
+    if depth >= 4 || !s.ends_with('}') {
+        return None;
+    }
+    let at = find(s, "{")?;
+    let body = parse_object(cut(s, at..))?;
+    let inner = body.get("error").filter(|e| e.is_object()).unwrap_or(&body);
+    let words = error_text_at(inner, depth + 1)?;
+    let kind = ["type", "code", "status"].iter().find_map(|k| inner.get(k).and_then(Value::as_str)).filter(|k| !has(&words, *k));
+    let head = cut(s, ..at).trim().trim_end_matches(':').trim_end();
+    let mut out = if head.is_empty() { words } else { format!("{head}: {words}") };
+    if let Some(k) = kind {
+        out = format!("{out} ({k})");
+    }
+    Some(out)
 }
 
 /// The `subtype` of a `result` that carries one model call's tokens (a session file's or a
