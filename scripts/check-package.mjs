@@ -21,11 +21,15 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // subagents, error text, edit diffs and plain text that followed took the full file past its
 // first ceiling (docs/bench.md has what they add); the GitHub Copilot CLI reader added 2.1 KB
 // to the default file and 2.6 KB to the full one, Factory Droid's 0.7 KB and 0.8 KB, Goose's
-// 1.4 KB and 1.3 KB, Kiro's text reader 2.4 KB and 2.9 KB. The
-// ceilings leave ~2% above today's sizes for another toolchain's code generation, not for new
-// code: a new module that needs more says so here.
+// 1.4 KB and 1.3 KB, Kiro's text reader 2.4 KB and 2.9 KB. What a cost estimate needs on a
+// result (its model, reasoning, an hour's cache writes, a model call's id), counts clamped to
+// what a log can mean, CR-only records, errors that quote a JSON body and Goose's fixes
+// (2026-12-07) took the default file to 131 KB and the stateful Claude and Amp files just past
+// 70 KiB. The ceilings are the budgets decided for 25 formats (default file 135 KB, each
+// per-runtime file 72 KB; the stateful ui-parser.js has none: ~3% above today): a new module
+// that needs more says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { default: 128 * 1024, full: 143 * 1024, runtime: 70 * 1024 };
+const CEILING = { default: 135_000, full: 150_000, runtime: 72_000 };
 const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter", "agy", "copilot", "droid", "goose", "kiro"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";

@@ -124,31 +124,39 @@ fn parse_stamped_into(
     line: &str,
     mut stamp: Stamp,
     format: Option<Format>,
-    mut states: Option<&mut States>,
+    states: Option<&mut States>,
     out: &mut Vec<Entry>,
 ) -> Option<(Format, Confidence)> {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    // JSON records with CR-only line ends: each record read as the line it is.
-    let records = cr_records(line);
-    if !records.is_empty() && line.len() <= MAX_LINE_BYTES {
-        let mut seen: Option<(Format, Confidence)> = None;
-        let mut from = 0;
-        for to in records.into_iter().chain(core::iter::once(line.len())) {
-            let record = cut(line, from..to).trim_end_matches('\r');
-            let got = parse_record_into(record, &mut stamp, format, states.as_deref_mut(), out);
-            // What the stream learns from the line: its surest record.
-            seen = match (seen, got) {
-                (Some(s), Some(g)) if s.1 == Confidence::Sure && g.1 != Confidence::Sure => Some(s),
-                (s, g) => g.or(s),
-            };
-            from = to;
-        }
-        return seen;
-    }
-    parse_record_into(line, &mut stamp, format, states, out)
+    parse_record_into(line, &mut stamp, format, states, out, true)
 }
 
-/// [`parse_stamped_into`] for one record (a line, or a CR-separated record of one).
+/// JSON records with CR-only line ends (`records`: where each starts after the first), each
+/// read as the line it is; the stream learns from the line what its surest record says.
+fn split_records(
+    line: &str,
+    records: Vec<usize>,
+    stamp: &mut Stamp,
+    format: Option<Format>,
+    mut states: Option<&mut States>,
+    out: &mut Vec<Entry>,
+) -> Option<(Format, Confidence)> {
+    let mut seen: Option<(Format, Confidence)> = None;
+    let mut from = 0;
+    for to in records.into_iter().chain(core::iter::once(line.len())) {
+        let record = cut(line, from..to).trim_end_matches('\r');
+        let got = parse_record_into(record, stamp, format, states.as_deref_mut(), out, false);
+        seen = match (seen, got) {
+            (Some(s), Some(g)) if s.1 == Confidence::Sure && g.1 != Confidence::Sure => Some(s),
+            (s, g) => g.or(s),
+        };
+        from = to;
+    }
+    seen
+}
+
+/// [`parse_stamped_into`] for one record: a line, or (`split` false) a CR-separated record
+/// of one.
 #[cfg_attr(feature = "stateless-only", inline(always))]
 fn parse_record_into(
     line: &str,
@@ -156,6 +164,7 @@ fn parse_record_into(
     format: Option<Format>,
     states: Option<&mut States>,
     out: &mut Vec<Entry>,
+    split: bool,
 ) -> Option<(Format, Confidence)> {
     // A byte-order mark before the text (a file saved by an editor, a Windows tool's
     // output) is not part of it; the host's `trim()` drops it too.
@@ -185,6 +194,16 @@ fn parse_record_into(
     };
     let mut cleaned = String::new();
     let read = read_object(line, &mut cleaned);
+    // Not one JSON object as written (a terminal's overwrites would keep only the last):
+    // maybe several with CR-only line ends, looked for only then, so a valid line costs
+    // nothing more.
+    if split && !matches!(read, Some((_, true))) && line.starts_with('{') {
+        let records = cr_records(line);
+        if !records.is_empty() {
+            drop(budget);
+            return split_records(line, records, stamp, format, states, out);
+        }
+    }
     let as_given = match &read {
         Some((v, true)) if unmarked.is_none() && label.is_none() => Some(v),
         _ => None,
