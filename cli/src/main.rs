@@ -439,8 +439,9 @@ fn forced_format(a: &ReadArgs) -> Option<Format> {
 }
 
 /// Reads one input with a fresh parser and hands each line's entries to `each`. `start` is
-/// the time lines without one get; `bar`, a progress bar shared by several inputs (else the
-/// file gets its own when big).
+/// the time lines without one get (empty: none, not even the time a line arrived on standard
+/// input: `stats` measures runs by their own times only); `bar`, a progress bar shared by
+/// several inputs (else the file gets its own when big).
 fn read_one(
     path: &str,
     a: &ReadArgs,
@@ -452,7 +453,7 @@ fn read_one(
     let mut stamps = Stamps {
         fixed: a.ts.clone(),
         records: a.ts.is_none() || a.record_ts,
-        live: path == "-",
+        live: path == "-" && !start.is_empty(),
         last: start.to_owned(),
     };
     let mut parser = format.map(StdoutParser::with_format).unwrap_or_default();
@@ -675,7 +676,8 @@ const ENTRY_KINDS: [&str; 17] = [
 fn stats_cmd(a: StatsArgs) -> Result<i32, Failure> {
     let expanded = io::expand(&a.read.files)?;
     let paths = &expanded.paths;
-    let start = a.read.ts.clone().unwrap_or_else(now_iso);
+    // A run's time is its own: lines without a time of their own get none (not this command's).
+    let start = a.read.ts.clone().unwrap_or_default();
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -113,7 +113,8 @@ impl Run {
                 s.last = Some((ms, ts.to_owned()));
             }
         }
-        if runtime.is_some_and(|f| f != Format::Plain) {
+        // A runtime's lines name the run's runtime; plain text only while nothing else did.
+        if runtime.is_some_and(|f| f != Format::Plain) || self.runtime.is_none() && runtime.is_some() {
             self.runtime = runtime;
         }
         match e {
