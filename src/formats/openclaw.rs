@@ -328,11 +328,17 @@ fn tool(data: &Value, run_id: &str, phase: &str, ts: &str, out: &mut Vec<Entry>)
         "update" => {}
         _ => {
             let err = str_of(data, "error").filter(|e| !e.is_empty());
+            let details_failed = data
+                .get("result")
+                .and_then(|r| r.get("details"))
+                .and_then(|d| str_of(d, "status"))
+                .is_some_and(|s| s == "error" || s == "failed");
             let is_error = data
                 .get("isError")
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
-                || err.is_some();
+                || err.is_some()
+                || details_failed;
             let content = match (data.get("result"), err) {
                 (_, Some(e)) => e.owned(),
                 (Some(r), None) => match r.get("content") {

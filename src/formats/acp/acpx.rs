@@ -197,11 +197,16 @@ fn status_text(v: &Value) -> String {
 fn result(v: &Value, ts: &str) -> Entry {
     let stop = nonempty_str(v, "stopReason");
     let text = str_of(v, "summary").or(stop).or_else(|| str_of(v, "text")).unwrap_or("");
-    let errors = v
+    let mut errors: Vec<String> = v
         .get("errors")
         .and_then(Value::as_array)
         .map(|a| a.iter().map(common::content_text).filter(|e| !e.is_empty()).collect())
         .unwrap_or_default();
+    // A turn the user cancelled or the model refused did not complete: an error with why.
+    let stopped = stop.is_some_and(super::stop_failed);
+    if let Some(why) = stop.and_then(super::stop_errors).filter(|_| errors.is_empty()) {
+        errors.push(why);
+    }
     Entry::Result {
         ts: ts.owned(),
         text: text.owned(),
@@ -215,7 +220,7 @@ fn result(v: &Value, ts: &str) -> Entry {
         call_id: None,
         cost_usd: num_of(v, "costUsd"),
         subtype: str_of(v, "subtype").or(stop).unwrap_or("acpx.result").owned(),
-        is_error: bool_of(v, "isError"),
+        is_error: bool_of(v, "isError") || stopped,
         errors,
     }
 }

@@ -281,3 +281,23 @@ pub(crate) fn unknown(ts: &str, label: &str, v: &Value, out: &mut Vec<Entry>) {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a turn's ACP `stopReason` says it did not complete: cancelled by the client, or
+/// refused by the model (`end_turn`, `max_tokens`, `max_turn_requests` are ends).
+pub(super) fn stop_failed(stop: &str) -> bool {
+    matches!(stop, "cancelled" | "canceled" | "refusal")
+}
+
+/// The reason a result's `errors` give for a stop that is no plain end, in words.
+pub(super) fn stop_errors(stop: &str) -> Option<String> {
+    Some(
+        match stop {
+            "cancelled" | "canceled" => "the turn was cancelled",
+            "refusal" => "the model refused to continue",
+            "max_tokens" => "the turn stopped at the token limit",
+            "max_turn_requests" => "the turn stopped at the request limit",
+            _ => return None,
+        }
+        .to_owned(),
+    )
+}

@@ -265,8 +265,8 @@ fn turn_completed(u: &Value, live: bool, ts: &str, out: &mut Vec<Entry>) {
         call_id: None,
         cost_usd: 0.0,
         subtype: stop.owned(),
-        is_error: stop == "refusal" || common::bool_of(usage, "usageIsIncomplete"),
-        errors: if common::bool_of(usage, "usageIsIncomplete") { vec!["usage incomplete".owned()] } else { Vec::new() },
+        is_error: super::stop_failed(stop) || common::bool_of(usage, "usageIsIncomplete"),
+        errors: super::stop_errors(stop).into_iter().chain(common::bool_of(usage, "usageIsIncomplete").then(|| "usage incomplete".owned())).collect(),
     });
 }
 
@@ -515,8 +515,8 @@ fn response(v: &Value, r: &Value, ts: &str, out: &mut Vec<Entry>) {
             call_id: None,
             cost_usd: 0.0,
             subtype: stop.owned(),
-            is_error: stop == "refusal",
-            errors: Vec::new(),
+            is_error: super::stop_failed(stop),
+            errors: super::stop_errors(stop).into_iter().collect(),
         });
         return;
     }

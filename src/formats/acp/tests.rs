@@ -188,3 +188,17 @@ fn a_restated_block_shows_once_when_stateful() {
     // Stateless, each line stands alone (docs/formats/acp.md, "Restated text").
     assert_eq!(run(&chunk("The README describes a tiny adder."), None).len(), 1);
 }
+
+#[test]
+fn a_cancelled_or_refused_turn_is_an_error_with_its_reason() {
+    let ts = "2026-01-01T00:00:00.000Z";
+    for line in [
+        json!({"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}),
+        json!({"type":"acpx.result","summary":"cancelled","stopReason":"cancelled"}),
+        json!({"sessionUpdate":"turn_completed","stop_reason":"cancelled","usage":{"inputTokens":1}}),
+    ] {
+        let got = crate::parse_line_as(crate::Format::Acp, &line.to_string(), ts);
+        let r = got.iter().find(|e| matches!(e, Entry::Result { .. })).unwrap_or_else(|| panic!("{line}: {got:?}"));
+        assert!(matches!(r, Entry::Result { is_error: true, errors, .. } if errors.iter().any(|e| e == "the turn was cancelled")), "{line}: {r:?}");
+    }
+}

@@ -264,13 +264,10 @@ fn tool_result(m: &Value, ts: &str) -> Entry {
     let id = str_of(m, "toolCallId").unwrap_or("");
     let name = str_of(m, "toolName").map(str::owned);
     let content = common::content_text(m.get("content").unwrap_or(&Value::Null));
-    Entry::tool_result(
-        ts,
-        id,
-        name,
-        content,
-        m.get("isError").and_then(Value::as_bool).unwrap_or(false),
-    )
+    // OpenClaw's tools also say a failure in `details.status` (`isError` stays false).
+    let failed = m.get("isError").and_then(Value::as_bool).unwrap_or(false)
+        || m.get("details").and_then(|d| str_of(d, "status")).is_some_and(|s| s == "error" || s == "failed");
+    Entry::tool_result(ts, id, name, content, failed)
 }
 
 /// A `!command` the user ran: a `bash` call and its result, with an id made from its time.
@@ -375,4 +372,16 @@ pub fn run_result(messages: &[Value], ts: &str) -> Option<Entry> {
         is_error: matches!(reason, "error" | "aborted"),
         errors,
     })
+}
+
+#[cfg(test)]
+mod details_status_tests {
+    use crate::{parse_line, Entry};
+
+    #[test]
+    fn a_tool_result_whose_details_say_error_is_an_error() {
+        let line = r#"{"type":"message","id":"m3","parentId":"m2","timestamp":"2026-03-01T10:00:02.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"exec","content":[{"type":"text","text":"sh: foo: not found"}],"details":{"status":"error","exitCode":127},"isError":false,"timestamp":1772359202000}}"#;
+        let got = parse_line(line, "T");
+        assert!(got.iter().any(|e| matches!(e, Entry::ToolResult { is_error: true, .. })), "{got:?}");
+    }
 }
