@@ -496,16 +496,22 @@ fn tool_result(b: &Value, ts: &str, parent: Option<&str>, out: &mut Vec<Entry>) 
     let mut reminders = Vec::new();
     const OPEN: &str = "<system-reminder>";
     const CLOSE: &str = "</system-reminder>";
-    while let Some(at) = common::find(&content, OPEN) {
-        let Some(len) = common::find(common::cut(&content, at..), CLOSE) else { break };
-        let inner = common::cut(&content, at + OPEN.len()..at + len).trim().owned();
-        // In place: the text before the tag keeps its buffer (a long output is not copied
-        // again for each reminder).
+    // Only a block that ends the output is Claude Code's own: one inside it is the tool's
+    // text (a grep over transcripts quoting the tag) and stays as it is.
+    let tail = common::cut(&content, content.trim_end().len()..).owned();
+    while content.trim_end().ends_with(CLOSE) {
+        let end = content.trim_end().len() - CLOSE.len();
+        let Some(at) = common::rfind(common::cut(&content, ..end), OPEN) else { break };
+        let inner = common::cut(&content, at + OPEN.len()..end).trim().owned();
+        // In place: the text before the tag keeps its buffer.
         let keep = common::cut(&content, ..at).trim_end().len();
-        content.replace_range(keep..at + len + CLOSE.len(), "");
+        content.truncate(keep);
         if !inner.is_empty() {
-            reminders.push(inner);
+            reminders.insert(0, inner);
         }
+    }
+    if !reminders.is_empty() {
+        content.push_str(&tail);
     }
     let t = content.trim();
     if let Some(inner) = t.strip_prefix("<tool_use_error>").and_then(|r| r.strip_suffix("</tool_use_error>")) {

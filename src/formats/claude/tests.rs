@@ -575,3 +575,13 @@ fn task_notification_shows_the_first_line_of_a_report() {
     let one = r#"{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed","summary":"Background command \"x\" completed (exit code 0)","session_id":"s"}"#;
     assert_eq!(texts(&parse_line(one, "t")), [pair("system", "task completed: Background command \"x\" completed (exit code 0)")]);
 }
+
+#[test]
+fn a_quoted_harness_tag_inside_tool_output_is_the_tools_text() {
+    // A grep over transcripts prints the tag inside its output: nothing is cut, no notice made.
+    let grep = r#"{"type":"user","uuid":"u3","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_3","content":"a.jsonl:12: <system-reminder>be careful</system-reminder> said the harness\nb.jsonl:3: done"}]}}"#;
+    match &parse_line(grep, "t")[..] {
+        [Entry::ToolResult { content, .. }] => assert!(content.contains("<system-reminder>be careful</system-reminder> said"), "{content}"),
+        other => panic!("{other:?}"),
+    }
+}
