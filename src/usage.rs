@@ -135,6 +135,8 @@ pub struct Usage {
     pub by_model: BTreeMap<String, ModelUsage>,
     /// The model the last `init` named, for results that name none.
     current: Option<String>,
+    /// Model names already looked up (a run names a few models thousands of times).
+    looked_up: Vec<(String, Option<(&'static str, &'static prices::Price)>)>,
 }
 
 impl Usage {
@@ -158,7 +160,16 @@ impl Usage {
             Entry::Result { subtype, model, cost_usd, .. } if subtype != "paperclip_runner_session_usage" => {
                 let t = tokens_of(runtime, e)?;
                 let name = model.as_deref().or(self.current.as_deref()).map(str::trim).filter(|m| !m.is_empty());
-                let price = name.and_then(prices::price_of);
+                let price = name.and_then(|n| match self.looked_up.iter().find(|(k, _)| k == n) {
+                    Some((_, p)) => *p,
+                    None => {
+                        let p = prices::price_of(n);
+                        if self.looked_up.len() < 64 {
+                            self.looked_up.push((n.to_owned(), p));
+                        }
+                        p
+                    }
+                });
                 let key = match (name, price) {
                     (_, Some((found, _))) => found.to_owned(),
                     (Some(n), None) => n.to_owned(),

@@ -137,15 +137,22 @@ impl Run {
             }
             Entry::Stderr { .. } => s.errors += 1,
             Entry::ToolCall { name, tool_use_id, .. } => {
-                s.tools.entry(name.clone()).or_default().calls += 1;
+                // A name seen before costs no allocation.
+                match s.tools.get_mut(name.as_str()) {
+                    Some(t) => t.calls += 1,
+                    None => s.tools.entry(name.clone()).or_default().calls += 1,
+                }
                 if let Some(id) = tool_use_id {
                     // Bounded: a run's ids, dropped when the file ends.
                     self.names.insert(id.clone(), name.clone());
                 }
             }
             Entry::ToolResult { tool_use_id, tool_name, is_error, duration_ms, delta, .. } => {
-                let name = tool_name.clone().or_else(|| self.names.get(tool_use_id).cloned());
-                let tool = s.tools.entry(name.unwrap_or_else(|| "(unknown tool)".to_owned())).or_default();
+                let name = tool_name.as_deref().or_else(|| self.names.get(tool_use_id).map(String::as_str)).unwrap_or("(unknown tool)");
+                if !s.tools.contains_key(name) {
+                    s.tools.insert(name.to_owned(), ToolStats::default());
+                }
+                let Some(tool) = s.tools.get_mut(name) else { return };
                 // A streamed piece of a result is not the result (the last one settles it).
                 if delta == &Some(true) && duration_ms.is_none() && !is_error {
                     return;
