@@ -495,11 +495,19 @@ fn read_inputs(
         }
         file_done(io::name_of(path));
     }
+    status = status.max(report_problems(problems));
+    Ok(status)
+}
+
+/// Names on standard error what the command line named and nothing came of (a folder with
+/// no log, a pattern that matched nothing); the exit status that earns (1), or 0.
+fn report_problems<'p>(problems: impl Iterator<Item = &'p (usize, String)>) -> i32 {
+    let mut status = 0;
     for (_, why) in problems {
         eprintln!("agentlines: {why}");
-        status = status.max(1);
+        status = 1;
     }
-    Ok(status)
+    status
 }
 
 fn parse_cmd(a: ParseArgs) -> Result<i32, Failure> {
@@ -632,10 +640,7 @@ fn parse_parallel(a: &ParseArgs, expanded: &io::Expanded, kinds: Option<&[&'stat
         Ok(())
     })?;
     bar.finish_and_clear();
-    for (_, why) in problems {
-        eprintln!("agentlines: {why}");
-        status = status.max(1);
-    }
+    status = status.max(report_problems(problems));
     out.flush()?;
     Ok(status)
 }
@@ -748,10 +753,7 @@ fn stats_cmd(a: StatsArgs) -> Result<i32, Failure> {
         Ok(())
     })?;
     bar.finish_and_clear();
-    for (_, why) in problems {
-        eprintln!("agentlines: {why}");
-        status = status.max(1);
-    }
+    status = status.max(report_problems(problems));
     report.finish()?;
     Ok(status)
 }

@@ -379,22 +379,26 @@ pub fn by_table(s: &Stats, by: &str) -> String {
 }
 
 /// One breakdown as CSV rows (with a header): `file` rows are the caller's.
+const USAGE_HEAD: [&str; 10] = ["results", "input", "cache_read", "cache_write", "output", "reasoning", "cost_usd", "stated_usd", "estimated_usd", "unpriced_results"];
+
+/// A usage's CSV cells, in [`USAGE_HEAD`]'s order.
+fn usage_cells(u: &ModelUsage) -> Vec<String> {
+    vec![
+        u.results.to_string(),
+        int(u.tokens.input).to_string(),
+        int(u.tokens.cache_read).to_string(),
+        int(u.tokens.cache_write).to_string(),
+        int(u.tokens.output).to_string(),
+        int(u.tokens.reasoning).to_string(),
+        format!("{:.6}", u.cost_usd()),
+        format!("{:.6}", u.stated_usd),
+        format!("{:.6}", u.estimated_usd),
+        u.unpriced.to_string(),
+    ]
+}
+
 pub fn csv_rows(s: &Stats, by: &str) -> Vec<Vec<String>> {
-    let usage_head = ["results", "input", "cache_read", "cache_write", "output", "reasoning", "cost_usd", "stated_usd", "estimated_usd", "unpriced_results"];
-    let usage_cells = |u: &ModelUsage| -> Vec<String> {
-        vec![
-            u.results.to_string(),
-            int(u.tokens.input).to_string(),
-            int(u.tokens.cache_read).to_string(),
-            int(u.tokens.cache_write).to_string(),
-            int(u.tokens.output).to_string(),
-            int(u.tokens.reasoning).to_string(),
-            format!("{:.6}", u.cost_usd()),
-            format!("{:.6}", u.stated_usd),
-            format!("{:.6}", u.estimated_usd),
-            u.unpriced.to_string(),
-        ]
-    };
+    let usage_head = USAGE_HEAD;
     let mut rows = Vec::new();
     match by {
         "model" => {
@@ -438,12 +442,11 @@ pub fn csv_rows(s: &Stats, by: &str) -> Vec<Vec<String>> {
 /// A file's one CSV row for `--by file` (header first when `header`).
 pub fn file_csv_row(file: &str, s: &Stats) -> [Vec<String>; 2] {
     let u = s.usage.total();
-    let head = [
-        "file", "runtime", "models", "first_ts", "last_ts", "duration_ms", "entries", "errors", "tool_calls", "tool_errors", "results", "input",
-        "cache_read", "cache_write", "output", "reasoning", "cost_usd", "stated_usd", "estimated_usd", "unpriced_results",
-    ];
+    let head = ["file", "runtime", "models", "first_ts", "last_ts", "duration_ms", "entries", "errors", "tool_calls", "tool_errors"]
+        .into_iter()
+        .chain(USAGE_HEAD);
     let models: Vec<&str> = s.usage.by_model.keys().map(String::as_str).collect();
-    let row = vec![
+    let mut row = vec![
         file.to_owned(),
         s.runtime_names(),
         models.join(" "),
@@ -454,18 +457,9 @@ pub fn file_csv_row(file: &str, s: &Stats) -> [Vec<String>; 2] {
         s.errors.to_string(),
         s.tools.values().map(|t| t.calls).sum::<u64>().to_string(),
         s.tools.values().map(|t| t.errors).sum::<u64>().to_string(),
-        u.results.to_string(),
-        int(u.tokens.input).to_string(),
-        int(u.tokens.cache_read).to_string(),
-        int(u.tokens.cache_write).to_string(),
-        int(u.tokens.output).to_string(),
-        int(u.tokens.reasoning).to_string(),
-        format!("{:.6}", u.cost_usd()),
-        format!("{:.6}", u.stated_usd),
-        format!("{:.6}", u.estimated_usd),
-        u.unpriced.to_string(),
     ];
-    [head.iter().map(|h| (*h).to_owned()).collect(), row]
+    row.extend(usage_cells(&u));
+    [head.map(str::to_owned).collect(), row]
 }
 
 /// A CSV line (RFC 4180: fields with a comma, quote or line break are quoted).

@@ -278,7 +278,7 @@ fn json_body_words(s: &str, depth: usize) -> Option<String> {
     let body = parse_object(cut(s, at..))?;
     let inner = body.get("error").filter(|e| e.is_object()).unwrap_or(&body);
     let words = error_text_at(inner, depth + 1)?;
-    let kind = ["type", "code", "status"].iter().find_map(|k| inner.get(k).and_then(Value::as_str)).filter(|k| !has(&words, *k));
+    let kind = ["type", "code", "status"].iter().find_map(|k| inner.get(k).and_then(Value::as_str)).filter(|k| !has(&words, k));
     let head = cut(s, ..at).trim().trim_end_matches(':').trim_end();
     let mut out = if head.is_empty() { words } else { format!("{head}: {words}") };
     if let Some(k) = kind {
