@@ -198,7 +198,7 @@ fn inert_markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     let mut fence: Option<(char, usize)> = None;
     let mut prose = String::new();
-    for (i, line) in text.split('\n').enumerate() {
+    for line in text.split('\n') {
         let indent = line.len() - line.trim_start_matches(' ').len();
         let t = line.trim_start_matches(' ');
         let run = |c: char| t.chars().take_while(|&x| x == c).count();
@@ -225,7 +225,6 @@ fn inert_markdown(text: &str) -> String {
             fence = Some(m);
             continue;
         }
-        let _ = i;
         prose.push_str(line);
         prose.push('\n');
     }
