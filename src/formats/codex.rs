@@ -254,11 +254,6 @@ pub fn parse(v: &Value, line: &str, ts: &str, state: Option<&mut State>, out: &m
             _ => {}
         }
     }
-    if type_of(v) == "turn_context" {
-        if let Some(m) = v.get("payload").and_then(|p| common::nonempty_str(p, "model")) {
-            st.model = Some(m.owned());
-        }
-    }
 }
 
 fn parse_line(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {

@@ -114,19 +114,15 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
     }
 }
 
-/// `<message> (<kind>)` from an error that is text or an object with `message`/`kind`.
+/// `<message> (<kind>)` from an error that is text or an object with `message`/`kind`: its
+/// words as every runtime's error path reads them (`common::error_text`), and goose's kind.
 fn error_text(e: Option<&Value>) -> String {
-    let Some(e) = e else { return "goose error".owned() };
-    if let Some(t) = e.as_str() {
-        return t.trim().owned();
-    }
-    let message = nonempty_str(e, "message").or_else(|| nonempty_str(e, "msg")).or_else(|| nonempty_str(e, "error"));
-    let text = message.map(str::owned).or_else(|| common::error_text(e)).unwrap_or_default();
-    match nonempty_str(e, "kind") {
-        Some(kind) if !text.is_empty() => format!("{} ({kind})", text.trim()),
-        Some(kind) => format!("goose {kind} error"),
-        None if !text.is_empty() => text.trim().owned(),
-        None => "goose error".owned(),
+    let kind = e.and_then(|e| nonempty_str(e, "kind"));
+    match (e.and_then(common::error_text), kind) {
+        (Some(text), Some(kind)) => format!("{text} ({kind})"),
+        (Some(text), None) => text,
+        (None, Some(kind)) => format!("goose {kind} error"),
+        (None, None) => "goose error".owned(),
     }
 }
 

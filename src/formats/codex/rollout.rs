@@ -69,6 +69,10 @@ fn session_meta(p: &Value, ts: &str, out: &mut Vec<Entry>) {
 /// session line names the session). Stateful: one system line whenever they change.
 fn turn_context(p: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let Some(st) = state else { return };
+    // The model of the turn, for the results that follow (`codex::parse` names it on them).
+    if let Some(m) = nonempty_str(p, "model") {
+        st.model = Some(m.owned());
+    }
     let mut parts = Vec::new();
     for (label, k) in
         [("model", "model"), ("effort", "effort"), ("approval", "approval_policy"), ("cwd", "cwd")]
