@@ -485,26 +485,32 @@ fn read_inputs(
     let mut status = 0;
     let mut problems = expanded.problems.iter().peekable();
     for (i, path) in expanded.paths.iter().enumerate() {
-        while let Some((_, why)) = problems.next_if(|(at, _)| *at <= i) {
-            eprintln!("agentlines: {why}");
-            status = status.max(1);
-        }
+        status = status.max(report_problems(&mut problems, i, None));
         if let Some(Skipped { status: s, why }) = read_one(path, a, &start, each, None)? {
             eprintln!("agentlines: {why}");
             status = status.max(s);
         }
         file_done(io::name_of(path));
     }
-    status = status.max(report_problems(problems));
+    status = status.max(report_problems(&mut problems, usize::MAX, None));
     Ok(status)
 }
 
 /// Names on standard error what the command line named and nothing came of (a folder with
-/// no log, a pattern that matched nothing); the exit status that earns (1), or 0.
-fn report_problems<'p>(problems: impl Iterator<Item = &'p (usize, String)>) -> i32 {
+/// no log, a pattern that matched nothing), for the places before file `upto` in the order
+/// given (`usize::MAX`: all that are left), above a progress bar if there is one; the exit
+/// status that earns (1), or 0.
+fn report_problems<'p>(
+    problems: &mut std::iter::Peekable<impl Iterator<Item = &'p (usize, String)>>,
+    upto: usize,
+    bar: Option<&indicatif::ProgressBar>,
+) -> i32 {
     let mut status = 0;
-    for (_, why) in problems {
-        eprintln!("agentlines: {why}");
+    while let Some((_, why)) = problems.next_if(|(at, _)| *at <= upto) {
+        match bar {
+            Some(bar) => bar.suspend(|| eprintln!("agentlines: {why}")),
+            None => eprintln!("agentlines: {why}"),
+        }
         status = 1;
     }
     status
@@ -620,10 +626,7 @@ fn parse_parallel(a: &ParseArgs, expanded: &io::Expanded, kinds: Option<&[&'stat
             });
         }
         for (i, rx) in receivers.into_iter().enumerate() {
-            while let Some((_, why)) = problems.next_if(|(at, _)| *at <= i) {
-                bar.suspend(|| eprintln!("agentlines: {why}"));
-                status = status.max(1);
-            }
+            status = status.max(report_problems(&mut problems, i, Some(&bar)));
             for got in rx.iter() {
                 match got {
                     Parsed::Text(text) => bar.suspend(|| out.text(&text))?,
@@ -640,7 +643,7 @@ fn parse_parallel(a: &ParseArgs, expanded: &io::Expanded, kinds: Option<&[&'stat
         Ok(())
     })?;
     bar.finish_and_clear();
-    status = status.max(report_problems(problems));
+    status = status.max(report_problems(&mut problems, usize::MAX, None));
     out.flush()?;
     Ok(status)
 }
@@ -731,10 +734,7 @@ fn stats_cmd(a: StatsArgs) -> Result<i32, Failure> {
         for (i, got) in rx {
             waiting.insert(i, got);
             while let Some(got) = waiting.remove(&at) {
-                while let Some((_, why)) = problems.next_if(|(p, _)| *p <= at) {
-                    bar.suspend(|| eprintln!("agentlines: {why}"));
-                    status = status.max(1);
-                }
+                status = status.max(report_problems(&mut problems, at, Some(&bar)));
                 let (mut stats, skipped) = got?;
                 stats.drop_repeats(&mut seen);
                 if let Some(Skipped { status: s, why }) = &skipped {
@@ -753,7 +753,7 @@ fn stats_cmd(a: StatsArgs) -> Result<i32, Failure> {
         Ok(())
     })?;
     bar.finish_and_clear();
-    status = status.max(report_problems(problems));
+    status = status.max(report_problems(&mut problems, usize::MAX, None));
     report.finish()?;
     Ok(status)
 }

@@ -274,7 +274,7 @@ impl Stats {
             n => format!("; {n} repeated from an earlier file, counted there"),
         };
         let _ = writeln!(s, "{indent}tokens   {} (over {} result{}{repeated})", tokens_text(&total), total.results, plural(total.results));
-        let _ = writeln!(s, "{indent}cost     {}", cost_or_none(&total));
+        let _ = writeln!(s, "{indent}cost     {}", cost_text(&total));
         if let (Some((_, a)), Some((_, b))) = (&self.first, &self.last) {
             if self.runs > 1 {
                 let _ = writeln!(s, "{indent}time     {} in runs ({a} → {b})", span(self.run_ms));
@@ -398,23 +398,22 @@ fn usage_cells(u: &ModelUsage) -> Vec<String> {
 }
 
 pub fn csv_rows(s: &Stats, by: &str) -> Vec<Vec<String>> {
-    let usage_head = USAGE_HEAD;
     let mut rows = Vec::new();
     match by {
         "model" => {
-            rows.push(std::iter::once("model").chain(usage_head).map(str::to_owned).collect());
+            rows.push(std::iter::once("model").chain(USAGE_HEAD).map(str::to_owned).collect());
             for (k, u) in &s.usage.by_model {
                 rows.push(std::iter::once(k.clone()).chain(usage_cells(u)).collect());
             }
         }
         "day" => {
-            rows.push(["day", "model"].into_iter().chain(usage_head).map(str::to_owned).collect());
+            rows.push(["day", "model"].into_iter().chain(USAGE_HEAD).map(str::to_owned).collect());
             for ((d, m), u) in &s.day_models {
                 rows.push([d.clone(), m.clone()].into_iter().chain(usage_cells(u)).collect());
             }
         }
         "runtime" => {
-            rows.push(["runtime", "runs"].iter().chain(usage_head.iter()).map(|h| (*h).to_owned()).collect());
+            rows.push(["runtime", "runs"].iter().chain(USAGE_HEAD.iter()).map(|h| (*h).to_owned()).collect());
             for (r, (n, u)) in &s.runtimes {
                 rows.push([(*r).to_owned(), n.to_string()].into_iter().chain(usage_cells(u)).collect());
             }
@@ -497,7 +496,7 @@ fn usage_json(u: &ModelUsage) -> serde_json::Value {
         "statedCostUsd": u.stated_usd,
         "estimatedCostUsd": u.estimated_usd,
         "unpricedResults": u.unpriced,
-        "cost": cost_or_none(u),
+        "cost": cost_text(u),
     })
 }
 
@@ -590,11 +589,6 @@ fn tokens_text(u: &ModelUsage) -> String {
         group(t.cache_write),
         group(t.output)
     )
-}
-
-/// The cost text; `$0.0000` only when nothing was spent.
-fn cost_or_none(u: &ModelUsage) -> String {
-    cost_text(u)
 }
 
 /// Left-aligned first column, right-aligned numbers, indented by `indent` + 2.
