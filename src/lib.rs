@@ -130,6 +130,9 @@ pub mod runlog;
 pub mod prices;
 #[cfg(feature = "std")]
 pub mod usage;
+// Agent logs as tables (entries, runs, tool calls) for the DuckDB and Python/Arrow bindings.
+#[cfg(feature = "readers")]
+pub mod tables;
 // Claude Code session-file items and selections (@ccmsg vocabulary).
 #[cfg(feature = "readers")]
 pub mod items;

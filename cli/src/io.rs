@@ -81,13 +81,7 @@ pub fn inputs(files: &[String]) -> Result<Vec<String>, Failure> {
     fail("which file? (give a path, or - for standard input; a piped standard input is read)")
 }
 
-pub fn io_reason(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
-}
+pub use agentlines_tables::{io_reason, Expanded};
 
 pub fn name_of(path: &str) -> &str {
     if path == "-" {
@@ -97,75 +91,11 @@ pub fn name_of(path: &str) -> &str {
     }
 }
 
-/// What the command line names, as files to read: a folder stands for the files under it
-/// (recursively, in name order; see [`LOG_EXTENSIONS`]), a pattern that names no file as it is
-/// (`'logs/**/*.jsonl'`, quoted so the shell leaves it) for the files it matches, anything
-/// else for itself (a missing file is reported when it is opened). `problems`: what named
-/// nothing, with the exit status it earns (1), in the order given.
-pub struct Expanded {
-    pub paths: Vec<String>,
-    pub problems: Vec<(usize, String)>,
-}
-
-/// The files a folder holds that are read: agent output and session files as runtimes write
-/// them. Other files in a folder (images, `.git`) are passed over without a word; a file
-/// named on the command line is read whatever its name.
-pub const LOG_EXTENSIONS: [&str; 5] = ["jsonl", "json", "ndjson", "log", "txt"];
-
+/// What the command line names, as files to read (`agentlines_tables::expand`: a folder
+/// stands for the log files under it, a quoted pattern for the files it matches); no file
+/// named and a piped standard input: standard input.
 pub fn expand(args: &[String]) -> Result<Expanded, Failure> {
-    let mut out = Expanded { paths: Vec::new(), problems: Vec::new() };
-    for arg in inputs(args)? {
-        let path = std::path::Path::new(&arg);
-        if arg != "-" && path.is_dir() {
-            let before = out.paths.len();
-            walk(path, &mut out);
-            if out.paths.len() == before {
-                let exts = LOG_EXTENSIONS.map(|e| format!(".{e}")).join(", ");
-                out.problems.push((out.paths.len(), format!("{arg} holds no log file ({exts})")));
-            }
-        } else if arg != "-" && !path.exists() && arg.contains(['*', '?', '[']) {
-            let found: Vec<String> = match glob::glob(&arg) {
-                Ok(paths) => paths.filter_map(Result::ok).filter(|p| p.is_file()).map(|p| p.to_string_lossy().into_owned()).collect(),
-                Err(e) => return fail(format!("bad pattern {arg}: {e}")),
-            };
-            if found.is_empty() {
-                out.problems.push((out.paths.len(), format!("no file matches {arg}")));
-            }
-            out.paths.extend(found);
-        } else {
-            out.paths.push(arg);
-        }
-    }
-    Ok(out)
-}
-
-/// The log files under `dir`, in name order, folders after the files beside them; symbolic
-/// links to folders are not followed (no loops); an unreadable folder is a problem named.
-fn walk(dir: &std::path::Path, out: &mut Expanded) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            out.problems.push((out.paths.len(), format!("cannot read {}: {}", dir.display(), io_reason(&e))));
-            return;
-        }
-    };
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for e in entries.flatten() {
-        let Ok(t) = e.file_type() else { continue };
-        let p = e.path();
-        if t.is_dir() {
-            dirs.push(p);
-        } else if p.extension().and_then(|x| x.to_str()).is_some_and(|x| LOG_EXTENSIONS.contains(&x.to_ascii_lowercase().as_str())) {
-            files.push(p);
-        }
-    }
-    files.sort();
-    dirs.sort();
-    out.paths.extend(files.into_iter().map(|p| p.to_string_lossy().into_owned()));
-    for d in dirs {
-        walk(&d, out);
-    }
+    agentlines_tables::expand(&inputs(args)?).map_err(Failure)
 }
 
 /// An input: a file (with its size, for the progress bar) or standard input.
