@@ -21,7 +21,7 @@ WASM_OPT_FAST_FLAGS := -O3 $(filter-out -O2 -ocimfs 0,$(WASM_OPT_FLAGS))
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 
-.PHONY: all setup setup-browser dist check demo serve test test-native test-js test-oracle test-wasm test-browser test-fuzz bench bench-host host-e2e fuzz prices clean
+.PHONY: all setup setup-browser setup-analytics dist check demo serve test test-native test-js test-oracle test-wasm test-browser test-fuzz test-analytics duckdb python bench bench-host host-e2e fuzz prices clean
 
 all: dist
 
@@ -30,6 +30,9 @@ setup:
 
 setup-browser:
 	@scripts/setup.sh --browser
+
+setup-analytics:
+	@scripts/setup.sh --analytics
 
 # The npm package: wasm builds -> wasm-opt -> dist/ and pkg/, then checked.
 # host.wasm: every runtime and the turn-signal notices, no readers (the files the host loads);
@@ -82,7 +85,7 @@ demo: dist
 serve: dist
 	node www/serve.mjs
 
-test: setup-browser test-native dist test-js test-oracle test-wasm test-browser test-fuzz
+test: setup-browser test-native dist test-js test-oracle test-wasm test-browser test-fuzz test-analytics
 	@echo "all test suites passed"
 
 # The library and the command (cli/: a workspace member) with every target, the crate
@@ -113,6 +116,26 @@ test-oracle:
 	  { mkdir -p target/oracle && npm install --prefix target/oracle --no-audit --no-fund --no-save ccusage@$(CCUSAGE_VERSION); }
 	cargo build -p agentlines-cli
 	AGENTLINES_BIN=target/debug/agentlines CCUSAGE_BIN=target/oracle/node_modules/.bin/ccusage node --test tests/oracle/
+
+# The analytics bindings (docs/tables.md): the DuckDB extension and the Python wheel, built
+# with the `ext` profile (release without LTO: Arrow's crates compile 2-3x faster, docs/bench.md),
+# then tested against the CLI in DuckDB, pyarrow/Polars/pandas and PySpark local mode.
+PY         := target/pyenv/bin/python
+DUCKDB_EXT := target/duckdb/agentlines.duckdb_extension
+duckdb: setup-analytics
+	cargo build --profile ext -p agentlines-duckdb
+	mkdir -p target/duckdb
+	$(PY) scripts/duckdb-footer.py target/ext/libagentlines_duckdb.so $(DUCKDB_EXT) v0.1.0 \
+	  $$($(PY) -c "import duckdb; print(duckdb.execute('PRAGMA platform').fetchone()[0])")
+
+python: setup-analytics
+	rm -f target/wheels/agentlines-*.whl
+	target/pyenv/bin/maturin build --profile ext -m python/Cargo.toml -o target/wheels
+	target/pyenv/bin/pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels/agentlines-*.whl
+
+test-analytics: duckdb python
+	cargo build --release -p agentlines-cli
+	cd tests/analytics && ../../$(PY) -m unittest -v test_duckdb test_python test_spark
 
 # The list prices the cost estimates use (src/prices/table.rs), generated again from the pinned
 # LiteLLM releases on PyPI (scripts/gen-prices.py says which and why).

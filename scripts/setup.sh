@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 want_browser=0
 [ "${1:-}" = "--browser" ] && want_browser=1
+want_analytics=0
+[ "${1:-}" = "--analytics" ] && want_analytics=1
 
 say() { printf '[setup] %s\n' "$*" >&2; }
 
@@ -51,4 +53,20 @@ fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (dev dependencies)"
   npm ci --no-audit --no-fund --omit=optional --ignore-scripts >&2
+fi
+
+# --analytics: a Python environment in target/pyenv with the pinned packages of
+# tests/analytics/requirements.txt (installed again when that file changes), and Java for
+# Spark (Debian's newest, 17, when none is there).
+if [ "$want_analytics" = 1 ]; then
+  if [ ! -x target/pyenv/bin/python ]; then
+    say "python venv target/pyenv"
+    python3 -m venv target/pyenv
+  fi
+  if ! cmp -s tests/analytics/requirements.txt target/pyenv/requirements.installed; then
+    say "pip install -r tests/analytics/requirements.txt (DuckDB, pyarrow, PySpark…; a minute, once)"
+    target/pyenv/bin/pip install -q --disable-pip-version-check -r tests/analytics/requirements.txt >&2
+    cp tests/analytics/requirements.txt target/pyenv/requirements.installed
+  fi
+  command -v java >/dev/null 2>&1 || apt_install openjdk-17-jre-headless
 fi

@@ -12,9 +12,9 @@
 //! (memory: a line and a batch). A file that cannot be read gives a runs row naming why; a
 //! pattern that matches nothing, or a table name that is not one, raises `ValueError`.
 
-use agentlines::tables::{Cell, Row, Table, Type};
+use ::agentlines::tables::{Cell, Row, Table, Type};
 use agentlines_tables::{expand, FileRows, BATCH_ROWS};
-use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringBuilder, TimestampMillisecondBuilder};
+use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_pyarrow::{IntoPyArrow, ToPyArrow};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
@@ -29,7 +29,8 @@ fn data_type(ty: Type) -> DataType {
         Type::Int => DataType::Int64,
         Type::Float => DataType::Float64,
         Type::Bool => DataType::Boolean,
-        Type::Time => DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+        // Microseconds, as Spark and DuckDB keep times (Spark refuses milliseconds).
+        Type::Time => DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
     }
 }
 
@@ -40,7 +41,7 @@ fn schema_of(table: Table) -> SchemaRef {
         .iter()
         .map(|c| {
             Field::new(c.name, data_type(c.ty), true)
-                .with_metadata([("doc".to_owned(), c.doc.to_owned())].into_iter().collect())
+                .with_metadata(std::collections::HashMap::from([("doc".to_owned(), c.doc.to_owned())]))
         })
         .collect();
     Arc::new(Schema::new(fields))
@@ -77,8 +78,8 @@ fn batch_of(table: Table, schema: &SchemaRef, rows: &[Row]) -> Result<RecordBatc
                 Arc::new(b.finish())
             }
             Type::Time => {
-                let mut b = TimestampMillisecondBuilder::with_capacity(rows.len()).with_timezone("UTC");
-                cells.for_each(|cell| b.append_option(if let Cell::Time(ms) = cell { Some(*ms) } else { None }));
+                let mut b = TimestampMicrosecondBuilder::with_capacity(rows.len()).with_timezone("UTC");
+                cells.for_each(|cell| b.append_option(if let Cell::Time(ms) = cell { Some(ms.saturating_mul(1000)) } else { None }));
                 Arc::new(b.finish())
             }
         });
@@ -194,7 +195,8 @@ fn schema(py: Python<'_>, table: &str) -> PyResult<Py<PyAny>> {
 }
 
 #[pymodule]
-fn agentlines(m: &Bound<'_, PyModule>) -> PyResult<()> {
+#[pyo3(name = "agentlines")]
+fn agentlines_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(entries, m)?)?;
     m.add_function(wrap_pyfunction!(runs, m)?)?;
