@@ -179,11 +179,12 @@ const SUMMARY_CHARS: usize = 200;
 
 /// A call waiting for its result.
 struct Pending {
-    line: usize,
-    ts: String,
+    /// The call's line, time and input in short (none: a result whose call the log lacks).
+    line: Option<usize>,
+    ts: Option<String>,
     runtime: Option<Format>,
     name: String,
-    summary: String,
+    summary: Option<String>,
     parent: Option<String>,
     /// A streamed piece of its result seen: (line, is_error, duration).
     piece: Option<(usize, bool, Option<u64>)>,
@@ -398,29 +399,21 @@ impl LogTables {
                     if self.names.len() < MAX_OPEN_CALLS {
                         self.names.insert(id.clone(), name.clone());
                     }
-                    if self.table == Table::ToolCalls {
-                        let p = Pending {
-                            line,
-                            ts: e.ts().to_owned(),
-                            runtime,
-                            name: name.clone(),
-                            summary: input_summary(input),
-                            parent: parent.map(str::to_owned),
-                            piece: None,
-                        };
-                        self.open_call(id, p, out);
-                    }
-                } else if self.table == Table::ToolCalls {
+                }
+                if self.table == Table::ToolCalls {
                     let p = Pending {
-                        line,
-                        ts: e.ts().to_owned(),
+                        line: Some(line),
+                        ts: Some(e.ts().to_owned()),
                         runtime,
                         name: name.clone(),
-                        summary: input_summary(input),
+                        summary: Some(input_summary(input)),
                         parent: parent.map(str::to_owned),
                         piece: None,
                     };
-                    out.push(self.call_row(&p, "", "no result", None, None, None));
+                    match tool_use_id {
+                        Some(id) => self.open_call(id, p, out),
+                        None => out.push(self.call_row(&p, "", "no result", None, None, None)),
+                    }
                 }
             }
             Entry::ToolResult { tool_use_id, tool_name, is_error, duration_ms, delta, .. } => {
@@ -437,6 +430,12 @@ impl LogTables {
         }
         if self.table == Table::Entries {
             out.push(self.entry_row(line, seq, runtime, e, ms, counted));
+        }
+        // A settled call's name is no longer needed (the map holds the calls still open).
+        if let Entry::ToolResult { tool_use_id, is_error, duration_ms, delta, .. } = e {
+            if delta != &Some(true) || duration_ms.is_some() || *is_error {
+                self.names.remove(tool_use_id);
+            }
         }
     }
 
@@ -481,19 +480,15 @@ impl LogTables {
                 // A result whose call is not in the log (or was settled already): a row of its own.
                 let name = name.map(str::to_owned).or_else(|| self.names.get(id).cloned());
                 let p = Pending {
-                    line: 0,
-                    ts: String::new(),
+                    line: None,
+                    ts: None,
                     runtime: None,
                     name: name.unwrap_or_else(|| "(unknown tool)".to_owned()),
-                    summary: String::new(),
+                    summary: None,
                     parent: None,
                     piece: None,
                 };
-                let mut row = self.call_row(&p, id, status, Some(is_error), duration, Some(line));
-                row[1] = Cell::Null;
-                row[2] = Cell::Null;
-                row[7] = Cell::Null;
-                out.push(row);
+                out.push(self.call_row(&p, id, status, Some(is_error), duration, Some(line)));
             }
         }
     }
@@ -507,16 +502,16 @@ impl LogTables {
         duration: Option<u64>,
         result_line: Option<usize>,
     ) -> Row {
-        let ms = self.time_of(&p.ts);
+        let ms = p.ts.as_deref().and_then(|t| self.time_of(t));
         vec![
             Cell::Text(self.file.clone()),
-            Cell::Int(p.line as i64),
-            Cell::Text(p.ts.clone()),
+            opt_int(p.line.map(|l| l as u64)),
+            opt_text(p.ts.as_deref()),
             opt_time(ms),
             opt_text(p.runtime.map(Format::name)),
             Cell::Text(p.name.clone()),
             if id.is_empty() { Cell::Null } else { Cell::Text(id.to_owned()) },
-            Cell::Text(p.summary.clone()),
+            opt_text(p.summary.as_deref()),
             Cell::Text(status.to_owned()),
             is_error.map_or(Cell::Null, Cell::Bool),
             opt_int(duration),
@@ -534,36 +529,41 @@ impl LogTables {
         ms: Option<i64>,
         counted: Option<(String, crate::usage::ModelUsage)>,
     ) -> Row {
-        let (text, delta, tool_name, tool_use_id, is_error, duration, subtype, session): (
-            Option<String>,
-            Option<bool>,
-            Option<&str>,
-            Option<&str>,
-            Option<bool>,
-            Option<u64>,
-            Option<&str>,
-            Option<&str>,
-        ) = match e {
+        let mut f = Fields::default();
+        match e {
             Entry::Assistant { text, delta, .. } | Entry::Thinking { text, delta, .. } => {
-                (Some(text.clone()), *delta, None, None, None, None, None, None)
+                f.text = Some(text.clone());
+                f.delta = *delta;
             }
             Entry::User { text, .. } | Entry::Stderr { text, .. } | Entry::System { text, .. } | Entry::Stdout { text, .. } => {
-                (Some(text.clone()), None, None, None, None, None, None, None)
+                f.text = Some(text.clone());
             }
             Entry::ToolCall { name, input, tool_use_id, .. } => {
-                (Some(input.to_compact()), None, Some(name), tool_use_id.as_deref(), None, None, None, None)
+                f.text = Some(input.to_compact());
+                f.tool_name = Some(name);
+                f.tool_use_id = tool_use_id.as_deref();
             }
             Entry::ToolResult { tool_use_id, tool_name, content, is_error, delta, duration_ms, .. } => {
-                let name = tool_name.as_deref().or_else(|| self.names.get(tool_use_id).map(String::as_str));
-                (Some(content.clone()), *delta, name, Some(tool_use_id), Some(*is_error), *duration_ms, None, None)
+                f.text = Some(content.clone());
+                f.delta = *delta;
+                f.tool_name = tool_name.as_deref().or_else(|| self.names.get(tool_use_id).map(String::as_str));
+                f.tool_use_id = Some(tool_use_id);
+                f.is_error = Some(*is_error);
+                f.duration = *duration_ms;
             }
-            Entry::Init { session_id, .. } => (None, None, None, None, None, None, None, Some(session_id.as_str())),
+            Entry::Init { session_id, .. } => f.session = Some(session_id),
             Entry::Result { text, subtype, is_error, .. } => {
-                (Some(text.clone()), None, None, None, Some(*is_error), None, Some(subtype.as_str()), None)
+                f.text = Some(text.clone());
+                f.is_error = Some(*is_error);
+                f.subtype = Some(subtype);
             }
-            Entry::Diff { change_type, text, .. } => (Some(text.clone()), None, None, None, None, None, Some(*change_type), None),
-            Entry::Other(o) => (Some(o.fields.to_compact()), None, None, None, None, None, None, None),
-        };
+            Entry::Diff { change_type, text, .. } => {
+                f.text = Some(text.clone());
+                f.subtype = Some(change_type);
+            }
+            Entry::Other(o) => f.text = Some(o.fields.to_compact()),
+        }
+        let Fields { text, delta, tool_name, tool_use_id, is_error, duration, subtype, session } = f;
         let model = match (e, &counted) {
             (_, Some((m, _))) => Some(m.as_str()),
             (Entry::Init { model, .. }, _) => Some(model.as_str()),
@@ -640,6 +640,19 @@ impl LogTables {
             opt_text(self.problem.as_deref()),
         ]
     }
+}
+
+/// An entry's cells that depend on its kind ([`ENTRIES`]).
+#[derive(Default)]
+struct Fields<'e> {
+    text: Option<String>,
+    delta: Option<bool>,
+    tool_name: Option<&'e str>,
+    tool_use_id: Option<&'e str>,
+    is_error: Option<bool>,
+    duration: Option<u64>,
+    subtype: Option<&'e str>,
+    session: Option<&'e str>,
 }
 
 /// Calls waiting for a result, and ids remembered for their names, per log: a log that

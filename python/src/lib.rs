@@ -20,6 +20,7 @@ use arrow_pyarrow::{IntoPyArrow, ToPyArrow};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -92,7 +93,7 @@ struct Batches {
     table: Table,
     schema: SchemaRef,
     /// Files not yet opened: (path or name, bytes when handed over).
-    files: VecDeque<(String, Option<Vec<u8>>)>,
+    files: VecDeque<(String, Option<PyBackedBytes>)>,
     current: Option<FileRows>,
 }
 
@@ -148,7 +149,7 @@ fn expand_paths(arg: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(expanded.paths)
 }
 
-fn reader(py: Python<'_>, table: Table, files: VecDeque<(String, Option<Vec<u8>>)>) -> PyResult<Py<PyAny>> {
+fn reader(py: Python<'_>, table: Table, files: VecDeque<(String, Option<PyBackedBytes>)>) -> PyResult<Py<PyAny>> {
     let b: Box<dyn RecordBatchReader + Send> = Box::new(Batches { table, schema: schema_of(table), files, current: None });
     Ok(b.into_pyarrow(py)?.unbind())
 }
@@ -183,7 +184,7 @@ fn tool_calls(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 /// `read_bytes(table, name, data)`: the rows of one log whose bytes are at hand (Spark's
 /// `binaryFile` content, an object store's download); `name` fills the `file` column.
 #[pyfunction]
-fn read_bytes(py: Python<'_>, table: &str, name: String, data: Vec<u8>) -> PyResult<Py<PyAny>> {
+fn read_bytes(py: Python<'_>, table: &str, name: String, data: PyBackedBytes) -> PyResult<Py<PyAny>> {
     let t = table_named(table)?;
     reader(py, t, VecDeque::from([(name, Some(data))]))
 }

@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from common import ROOT, duckdb_connection, entry_cells, fixture_files, parsed, stats
+from common import EXTENSION, ROOT, duckdb_connection, entry_cells, fixture_files, parsed, stats
 
 
 class DuckDBTables(unittest.TestCase):
@@ -123,6 +123,37 @@ class DuckDBTables(unittest.TestCase):
             self.assertEqual(rows, [("stdout", "hello"), ("stdout", "world")])
         # The connection still answers.
         self.assertEqual(con.execute("SELECT 1").fetchall(), [(1,)])
+
+    def test_memory_is_bounded_by_a_file_not_the_glob(self):
+        # 60 links to one ~8 MiB log (the Claude fixtures, repeated): ~480 MiB read by a fresh
+        # DuckDB process, whose peak memory must stay far below what it read.
+        import subprocess
+        import sys
+
+        with tempfile.TemporaryDirectory() as d:
+            one = os.path.join(d, "one.jsonl")
+            texts = [open(f, encoding="utf-8").read() for f in self.files if f.startswith("tests/fixtures/claude/")]
+            with open(one, "w", encoding="utf-8") as out:
+                while out.tell() < 8 << 20:
+                    for t in texts:
+                        out.write(t if t.endswith("\n") else t + "\n")
+            for i in range(60):
+                os.symlink(one, os.path.join(d, f"copy{i:02}.jsonl"))
+            code = (
+                "import duckdb, resource, sys\n"
+                "con = duckdb.connect(config={'allow_unsigned_extensions': 'true'})\n"
+                "con.execute('SET enable_progress_bar = false')\n"
+                f"con.execute(\"LOAD '{EXTENSION}'\")\n"
+                "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+                f"n = con.execute(\"SELECT count(*) FROM agentlines_entries('{d}/copy*.jsonl')\").fetchall()[0][0]\n"
+                "print(n, before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+            )
+            n, before, after = map(int, subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                                        check=True).stdout.split())
+            read_mib = os.path.getsize(one) * 60 / (1 << 20)
+            grew_mib = (after - before) / 1024
+            self.assertGreater(n, 100000)
+            self.assertLess(grew_mib, 64, f"memory grew {grew_mib:.0f} MiB reading {read_mib:.0f} MiB")
 
     def test_files_are_read_in_parallel_with_the_same_rows(self):
         q = "SELECT count(*), sum(output_tokens), sum(length(text)) FROM agentlines_entries('tests/fixtures/**/*.jsonl')"
