@@ -142,10 +142,12 @@ test-analytics: duckdb python
 prices:
 	python3 scripts/gen-prices.py
 
-bench: dist
+bench: dist duckdb python
 	node bench/run.mjs
 	node bench/viewer.mjs
 	node bench/stats.mjs
+	cargo build --release -q -p agentlines-cli
+	$(PY) bench/analytics.py
 
 bench-host: dist
 	node bench/host.mjs

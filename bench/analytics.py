@@ -13,8 +13,8 @@ same files in the same run, and DuckDB's own `read_json` on the same big log.
 3. A 10 GB glob (100 links to the big log): time and peak memory of `agentlines_runs`.
 4. On paper, from those rates: what a 1 TB archive takes on N cores and N machines.
 
-Writes a markdown block into docs/bench.md (bench:analytics). Not a test: nothing fails on a
-slow number.
+Writes the tables into docs/tables.md and a summary into docs/bench.md (both between
+`bench:analytics` markers). Not a test: nothing fails on a slow number.
 """
 
 import json
@@ -286,15 +286,30 @@ def main():
         machines = max(1, cores // 16)
         lines.append(f"| {cores} | {f'{dd:.1f} h' if dd else '—'} | {sp:.2f} h on {machines} machine{'s' if machines > 1 else ''} |")
     md = "\n".join(lines)
+    d1, d2 = rates[("DuckDB `agentlines_runs`", 1)], rates[("DuckDB `agentlines_runs`", 2)]
+    s1, s2 = rates[("Spark `mapInArrow` (local)", 1)], rates[("Spark `mapInArrow` (local)", 2)]
+    summary = "\n".join([
+        f"- A {big_mb:.0f} MiB Claude log on one thread: `agentlines_runs` {ours[0] * 1000:.0f} ms (right totals), "
+        f"DuckDB's `read_json` summing `message.usage` {naive[0] * 1000:.0f} ms (wrong totals): {1 / ratio:.2f}× its time.",
+        f"- Per core over {d_mb:.0f} MiB of session files: DuckDB {d1:.0f} MiB/s, the CLI "
+        f"{rates[('CLI `agentlines stats`', 1)]:.0f}, Spark {s1:.0f}; two workers: DuckDB {d2 / d1:.2f}×, Spark {s2 / s1:.2f}×.",
+        f"- A {ten_gb:.1f} GiB glob: {ten_s:.0f} s, peak memory {rss:.0f} MiB. 1 TiB on 16 cores: DuckDB "
+        f"{tb / (d1 * 16) / 3600:.1f} h, Spark {tb / (s1 * 16) / 3600:.1f} h ([tables.md](tables.md#speed) has the tables).",
+    ])
     print(md)
     if WRITE:
-        doc = ROOT / "docs/bench.md"
-        text = doc.read_text()
-        begin, end = "<!-- bench:analytics:begin -->", "<!-- bench:analytics:end -->"
-        block = f"{begin}\n{md.strip()}\n{end}"
-        a, b = text.find(begin), text.find(end)
-        text = text[:a] + block + text[b + len(end):] if a >= 0 and b > a else text.rstrip() + "\n\n" + block + "\n"
-        doc.write_text(text)
+        write_block(ROOT / "docs/tables.md", "analytics", md)
+        write_block(ROOT / "docs/bench.md", "analytics", summary)
+
+
+def write_block(doc, name, md):
+    """Puts `md` between the `bench:NAME` markers of `doc` (bench/doc.mjs's format)."""
+    text = doc.read_text()
+    begin, end = f"<!-- bench:{name}:begin -->", f"<!-- bench:{name}:end -->"
+    block = f"{begin}\n{md.strip()}\n{end}"
+    a, b = text.find(begin), text.find(end)
+    text = text[:a] + block + text[b + len(end):] if a >= 0 and b > a else text.rstrip() + "\n\n" + block + "\n"
+    doc.write_text(text)
 
 
 if __name__ == "__main__":

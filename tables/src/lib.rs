@@ -40,10 +40,17 @@ pub fn io_reason(e: &io::Error) -> String {
 /// A folder stands for the log files under it (recursively, in name order, see
 /// [`LOG_EXTENSIONS`]), a pattern that names no file as it is (`logs/**/*.jsonl`) for the
 /// files it matches, anything else for itself (a missing file is reported when it is
-/// opened; `-` is kept for standard input). A malformed pattern is an error.
+/// opened; `-` is kept for standard input). A leading `~/` is the home folder (a quoted
+/// pattern, or a path given to DuckDB or Python, has no shell to expand it). A malformed
+/// pattern is an error.
 pub fn expand(args: &[String]) -> Result<Expanded, String> {
     let mut out = Expanded::default();
+    let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
     for arg in args {
+        let arg = &match (arg.strip_prefix("~/"), &home) {
+            (Some(rest), Some(h)) => format!("{}/{rest}", h.trim_end_matches('/')),
+            _ => arg.clone(),
+        };
         let path = Path::new(arg);
         if arg != "-" && path.is_dir() {
             let before = out.paths.len();
