@@ -177,3 +177,63 @@ fn doc_block(table: Table) -> String {
     }
     s
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines a log may hold: real fixture lines cut anywhere, run-log rows, JSON fragments,
+    /// text, blank lines.
+    fn arb_line() -> impl Strategy<Value = String> {
+        let real: Vec<String> = ["claude/session-spotter-short.jsonl", "codex/agentcmd-rollout-2025-09-24T20-12-23.jsonl"]
+            .iter()
+            .flat_map(|f| std::fs::read_to_string(Path::new("tests/fixtures").join(f)).unwrap().lines().map(str::to_owned).collect::<Vec<_>>())
+            .collect();
+        let n = real.len();
+        prop_oneof![
+            (0..n, any::<prop::sample::Index>()).prop_map(move |(i, cut)| {
+                let l = &real[i];
+                let at = cut.index(l.len() + 1);
+                let at = (0..=at).rev().find(|&k| l.is_char_boundary(k)).unwrap_or(0);
+                if at % 3 == 0 { l.clone() } else { l[..at].to_owned() }
+            }),
+            ".{0,80}",
+            Just(String::new()),
+            "[a-z ]{0,20}".prop_map(|c| format!(r#"{{"ts":"2026-01-01T00:00:00Z","stream":"stdout","chunk":"{c}"}}"#)),
+            Just(r#"{"type":"result","usage":{"input_tokens":-5,"output_tokens":1e300},"total_cost_usd":"x"}"#.to_owned()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+        /// Any log: every table's rows have their columns, the run's sums are its entries',
+        /// counts are never negative, and each tool call of the entries has its row.
+        #[test]
+        fn any_log_gives_consistent_tables(lines in proptest::collection::vec(arb_line(), 0..40)) {
+            let text = lines.join("\n");
+            let (e, r, t) = (Table::Entries, Table::Runs, Table::ToolCalls);
+            let entries = rows(e, &text);
+            let runs = rows(r, &text);
+            let calls = rows(t, &text);
+            prop_assert_eq!(runs.len(), 1);
+            for (table, rs) in [(e, &entries), (r, &runs), (t, &calls)] {
+                for row in rs.iter() {
+                    prop_assert_eq!(row.len(), table.columns().len());
+                }
+            }
+            let run = &runs[0];
+            prop_assert_eq!(int(&run[col(r, "entries")]), entries.len() as i64);
+            for tok in ["input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens", "reasoning_tokens"] {
+                prop_assert!(int(&run[col(r, tok)]) >= 0);
+            }
+            let cost = float(&run[col(r, "cost_usd")]) + float(&run[col(r, "estimated_cost_usd")]);
+            prop_assert!(cost.is_finite() && cost >= 0.0);
+            let called = entries.iter().filter(|x| text_of(&x[col(e, "kind")]) == "tool_call").count();
+            prop_assert_eq!(calls.iter().filter(|c| c[col(t, "line")] != Cell::Null).count(), called);
+        }
+    }
+
+    fn text_of(c: &Cell) -> &str {
+        super::text(c)
+    }
+}

@@ -13,7 +13,7 @@
 //! pattern that matches nothing, or a table name that is not one, raises `ValueError`.
 
 use ::agentlines::tables::{Cell, Row, Table, Type};
-use agentlines_tables::{expand, FileRows, BATCH_ROWS};
+use agentlines_tables::{expand, Rows, Source, BATCH_ROWS};
 use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
 use arrow_pyarrow::{IntoPyArrow, ToPyArrow};
@@ -21,7 +21,6 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 fn data_type(ty: Type) -> DataType {
@@ -88,40 +87,32 @@ fn batch_of(table: Table, schema: &SchemaRef, rows: &[Row]) -> Result<RecordBatc
     RecordBatch::try_new(schema.clone(), arrays)
 }
 
-/// Batches of a table over files read one after the other.
+/// Batches of a table over logs read one after the other.
 struct Batches {
     table: Table,
     schema: SchemaRef,
-    /// Files not yet opened: (path or name, bytes when handed over).
-    files: VecDeque<(String, Option<PyBackedBytes>)>,
-    current: Option<FileRows>,
+    rows: Rows,
+    failed: bool,
 }
 
 impl Iterator for Batches {
     type Item = Result<RecordBatch, ArrowError>;
 
+    /// Called by pyarrow through the C stream interface, where a panic must not unwind: one
+    /// becomes the stream's error (and the stream ends), never an abort of Python.
     fn next(&mut self) -> Option<Self::Item> {
-        let mut rows = Vec::with_capacity(BATCH_ROWS);
-        while rows.len() < BATCH_ROWS {
-            if self.current.is_none() {
-                let (name, bytes) = self.files.pop_front()?;
-                self.current = Some(match bytes {
-                    Some(b) => FileRows::from_reader(self.table, Box::new(std::io::Cursor::new(b)), &name),
-                    None => FileRows::open(self.table, &name, &name),
-                });
-            }
-            let Some(file) = &mut self.current else { break };
-            if !file.next_rows(BATCH_ROWS - rows.len(), &mut rows) {
-                self.current = None;
-                if self.files.is_empty() {
-                    break;
-                }
-            }
-        }
-        if rows.is_empty() {
+        if self.failed {
             return None;
         }
-        Some(batch_of(self.table, &self.schema, &rows))
+        let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.rows.next_batch(BATCH_ROWS)));
+        match got {
+            Ok(rows) if rows.is_empty() => None,
+            Ok(rows) => Some(batch_of(self.table, &self.schema, &rows)),
+            Err(_) => {
+                self.failed = true;
+                Some(Err(ArrowError::ExternalError("agentlines: reading a log failed (a bug: please report it)".into())))
+            }
+        }
     }
 }
 
@@ -149,8 +140,9 @@ fn expand_paths(arg: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(expanded.paths)
 }
 
-fn reader(py: Python<'_>, table: Table, files: VecDeque<(String, Option<PyBackedBytes>)>) -> PyResult<Py<PyAny>> {
-    let b: Box<dyn RecordBatchReader + Send> = Box::new(Batches { table, schema: schema_of(table), files, current: None });
+fn reader(py: Python<'_>, table: Table, sources: Vec<Source>) -> PyResult<Py<PyAny>> {
+    let rows = Rows::new(table, sources);
+    let b: Box<dyn RecordBatchReader + Send> = Box::new(Batches { table, schema: schema_of(table), rows, failed: false });
     Ok(b.into_pyarrow(py)?.unbind())
 }
 
@@ -159,8 +151,8 @@ fn reader(py: Python<'_>, table: Table, files: VecDeque<(String, Option<PyBacked
 #[pyfunction]
 fn table(py: Python<'_>, name: &str, paths: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let t = table_named(name)?;
-    let files = expand_paths(paths)?.into_iter().map(|p| (p, None)).collect();
-    reader(py, t, files)
+    let sources = expand_paths(paths)?.into_iter().map(Source::Path).collect();
+    reader(py, t, sources)
 }
 
 /// `entries(paths)`: one row per transcript entry.
@@ -186,7 +178,8 @@ fn tool_calls(py: Python<'_>, paths: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 #[pyfunction]
 fn read_bytes(py: Python<'_>, table: &str, name: String, data: PyBackedBytes) -> PyResult<Py<PyAny>> {
     let t = table_named(table)?;
-    reader(py, t, VecDeque::from([(name, Some(data))]))
+    let input = Box::new(std::io::Cursor::new(data));
+    reader(py, t, vec![Source::Reader { name, input }])
 }
 
 /// `schema(table)`: the table's `pyarrow.Schema` (each field's metadata holds its `doc`).

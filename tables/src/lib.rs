@@ -4,7 +4,7 @@
 //! - [`expand`]: paths, folders (the log files under them) and glob patterns to files.
 //! - [`FileRows`]: one file's rows, pulled a batch at a time; memory is one line (up to the
 //!   parser's limit; a longer one keeps its head) and one batch of rows.
-//! - [`Rows`]: the rows of many files, one after the other.
+//! - [`Rows`]: the rows of many logs (files or bytes at hand), one after the other.
 //!
 //! A file that cannot be read (missing, unreadable, binary) gives no entries or tool calls;
 //! its runs row names the problem. The core does the reading of lines into rows; this crate
@@ -251,35 +251,44 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Line> {
     }
 }
 
-/// The rows of many files, one after the other, a batch at a time.
+/// Where a log's bytes come from.
+pub enum Source {
+    /// A file (its path also names it in the rows).
+    Path(String),
+    /// Bytes at hand (Spark's `binaryFile` content, an object store's download), and the
+    /// name the rows give them.
+    Reader { name: String, input: Box<dyn Read + Send> },
+}
+
+/// The rows of many logs, one after the other, a batch at a time.
 pub struct Rows {
     table: Table,
-    paths: VecDeque<String>,
+    sources: VecDeque<Source>,
     current: Option<FileRows>,
 }
 
 impl Rows {
-    pub fn new(table: Table, paths: Vec<String>) -> Rows {
-        Rows { table, paths: paths.into(), current: None }
+    pub fn new(table: Table, sources: Vec<Source>) -> Rows {
+        Rows { table, sources: sources.into(), current: None }
     }
 
-    /// Up to `max` rows (fewer only at a file's end); empty when every file is read.
+    /// Up to `max` rows, from one log or several; empty when every log is read.
     pub fn next_batch(&mut self, max: usize) -> Vec<Row> {
-        let mut out = Vec::new();
-        loop {
+        let mut out = Vec::with_capacity(max.min(BATCH_ROWS));
+        while out.len() < max {
             if self.current.is_none() {
-                match self.paths.pop_front() {
-                    Some(p) => self.current = Some(FileRows::open(self.table, &p, &p)),
-                    None => return out,
+                self.current = Some(match self.sources.pop_front() {
+                    Some(Source::Path(p)) => FileRows::open(self.table, &p, &p),
+                    Some(Source::Reader { name, input }) => FileRows::from_reader(self.table, input, &name),
+                    None => break,
+                });
+            }
+            if let Some(f) = &mut self.current {
+                if !f.next_rows(max - out.len(), &mut out) {
+                    self.current = None;
                 }
             }
-            let Some(f) = &mut self.current else { continue };
-            if !f.next_rows(max - out.len(), &mut out) {
-                self.current = None;
-            }
-            if !out.is_empty() {
-                return out;
-            }
         }
+        out
     }
 }
