@@ -12,8 +12,10 @@ use std::collections::VecDeque;
 pub mod budget;
 pub mod diff;
 pub mod envelope;
+mod streamed;
 mod texts;
 pub use crate::text::{cut, find, has, join, lossy_utf8, prefix_bytes, replace_all, rfind, trim_start_all, Owned};
+pub use streamed::Streamed;
 pub use texts::{human_texts, TEXT_BUDGET};
 
 /// How module parsers add an entry: `out.emit(entry)`. Kept out of line on purpose: one

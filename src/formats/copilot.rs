@@ -38,15 +38,17 @@ use super::common::{self, nonempty_str, num_of, str_of, type_of, Confidence, Emi
 use crate::entry::Entry;
 use crate::json::Value;
 
-/// What a stateful parser remembers: the text streamed per message (and reasoning) id, the
-/// calls already shown, and the tokens the session's results have counted.
+/// What a stateful parser remembers: what streamed per message (and of reasoning), the calls
+/// already shown, and the tokens the session's results have counted. Streamed text is kept as
+/// a digest ([`common::Streamed`]), so however long a message streams, the state stays a few
+/// words per message.
 #[derive(Debug, Default)]
 pub struct State {
-    /// Message id → the text its deltas showed (the newest 64 messages).
-    streamed: Vec<(String, String)>,
+    /// The message id's hash → what its deltas showed (the newest 64 messages).
+    streamed: Vec<(u64, common::Streamed)>,
     /// The reasoning deltas since the last message, and the reasoning last shown.
-    reasoning: String,
-    shown_reasoning: String,
+    reasoning: common::Streamed,
+    shown_reasoning: common::Streamed,
     calls: common::SeenIds,
     counted: [f64; 3],
 }
@@ -89,17 +91,17 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
                 return;
             }
             if type_of(v) == "assistant.reasoning_delta" {
-                st.reasoning.push_str(t);
+                st.reasoning.push(t);
                 out.emit(Entry::thinking_delta(ts, t));
             } else {
-                let id = s("messageId");
-                match st.streamed.iter_mut().find(|(m, _)| m == id) {
-                    Some((_, text)) => text.push_str(t),
+                let id = id_hash(s("messageId"));
+                match st.streamed.iter_mut().find(|(m, _)| *m == id) {
+                    Some((_, seen)) => seen.push(t),
                     None => {
                         if st.streamed.len() >= 64 {
                             st.streamed.remove(0);
                         }
-                        st.streamed.push((id.owned(), t.owned()));
+                        st.streamed.push((id, common::Streamed::of(t)));
                     }
                 }
                 out.emit(Entry::assistant_delta(ts, t));
@@ -111,10 +113,10 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             let Some(st) = state else { return };
             let t = s("content").trim();
             let streamed = core::mem::take(&mut st.reasoning);
-            if !t.is_empty() && t != st.shown_reasoning && t != streamed.trim() {
+            if !t.is_empty() && !st.shown_reasoning.same_trimmed(t) && !streamed.same_trimmed(t) {
                 out.emit(Entry::thinking(ts, t));
             }
-            st.shown_reasoning = t.owned();
+            st.shown_reasoning = common::Streamed::of(t);
         }
         "tool.execution_start" => {
             let Some(st) = state else { return };
@@ -184,11 +186,11 @@ fn message(d: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
         // Shown already when its deltas streamed.
         Some(st) => {
             let streamed = core::mem::take(&mut st.reasoning);
-            if !reasoning.is_empty() && reasoning != streamed.trim() {
+            if !reasoning.is_empty() && !streamed.same_trimmed(reasoning) {
                 out.emit(Entry::thinking(ts, reasoning));
             }
-            if !reasoning.is_empty() || !streamed.trim().is_empty() {
-                st.shown_reasoning = if reasoning.is_empty() { streamed.trim().owned() } else { reasoning.owned() };
+            if !reasoning.is_empty() || streamed.has_text() {
+                st.shown_reasoning = if reasoning.is_empty() { streamed } else { common::Streamed::of(reasoning) };
             }
         }
         None if !reasoning.is_empty() => out.emit(Entry::thinking(ts, reasoning)),
@@ -197,13 +199,14 @@ fn message(d: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
     let text = str_of(d, "content").unwrap_or("");
     let id = str_of(d, "messageId").unwrap_or("");
     let streamed = state.as_deref_mut().and_then(|st| {
-        let at = st.streamed.iter().position(|(m, _)| m == id)?;
+        let id = id_hash(id);
+        let at = st.streamed.iter().position(|(m, _)| *m == id)?;
         Some(st.streamed.remove(at).1)
     });
     match streamed {
         // Shown while it streamed: only what the deltas missed.
         Some(seen) => {
-            if let Some(rest) = text.strip_prefix(seen.as_str()) {
+            if let Some(rest) = seen.rest_of(text) {
                 if !rest.is_empty() {
                     out.emit(Entry::assistant_delta(ts, rest));
                 }
@@ -231,6 +234,11 @@ fn message(d: &Value, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Ent
         }
         out.emit(tokens(ts, common::MODEL_CALL, [0.0, output, 0.0]));
     }
+}
+
+/// A message id as the state keeps it: its hash (an id is the runtime's, of any length).
+fn id_hash(id: &str) -> u64 {
+    crate::text::fnv1a(crate::text::FNV_OFFSET, id.bytes())
 }
 
 /// `session.usage_checkpoint`: the session's running totals, summed over its models.
@@ -356,5 +364,30 @@ mod tests {
         }
         assert_eq!(text, "Hello world!");
         assert!(parse_line(&delta("Hello "), "t").is_empty(), "read alone a delta waits for the whole message");
+    }
+
+    /// A message that streams megabytes keeps a digest, not its text: the state is the same
+    /// few words after 6 MiB of deltas, and the whole message still shows only what the deltas
+    /// missed (here: the last sentence), reasoning likewise.
+    #[test]
+    fn a_long_stream_keeps_no_text() {
+        let piece = "x".repeat(64 << 10);
+        let delta = |kind: &str, t: &str| {
+            format!(r#"{{"type":"assistant.{kind}_delta","data":{{"messageId":"m","deltaContent":"{t}"}},"id":"d","timestamp":"2026-10-09T14:18:50.000Z"}}"#)
+        };
+        let mut p = StdoutParser::new();
+        for _ in 0..96 {
+            p.parse_line(&delta("message", &piece), "t");
+            p.parse_line(&delta("reasoning", &piece), "t");
+        }
+        let state = format!("{p:?}");
+        assert!(state.len() < 4096, "the parser's state printed takes {} bytes", state.len());
+        let all = piece.repeat(96);
+        let whole = format!(
+            r#"{{"type":"assistant.message","data":{{"messageId":"m","content":"{all} The end.","reasoningText":"{all}","toolRequests":[]}},"id":"w","timestamp":"2026-10-09T14:18:50.100Z"}}"#
+        );
+        let shown = p.parse_line(&whole, "t");
+        assert_eq!(shown.len(), 1, "{:?}", shown.iter().map(Entry::kind).collect::<Vec<_>>());
+        assert!(matches!(&shown[0], Entry::Assistant { text, delta: Some(true), .. } if text == " The end."));
     }
 }

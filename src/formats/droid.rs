@@ -33,6 +33,8 @@ pub struct State {
 
 /// Calls remembered as open at most (a run whose results never come stays bounded).
 const MAX_OPEN: usize = 256;
+/// The longest call id remembered (droid's are UUID-like, ~40 bytes).
+const MAX_ID_BYTES: usize = 256;
 
 pub fn detect(v: &Value) -> Confidence {
     let has = |k: &str| v.get(k).is_some();
@@ -75,7 +77,9 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
         "tool_call" => {
             let id = nonempty_str(v, "id");
-            if let (Some(st), Some(id)) = (state, id) {
+            // An id past MAX_ID_BYTES is not remembered (no droid id is that long): the
+            // state stays bounded in bytes as in count.
+            if let (Some(st), Some(id)) = (state, id.filter(|i| i.len() <= MAX_ID_BYTES)) {
                 if st.open.len() >= MAX_OPEN {
                     st.open.remove(0);
                 }
