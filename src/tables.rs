@@ -253,20 +253,8 @@ impl LogTables {
 
     /// The next line of the file, without its `\n`; its rows go to `out`.
     pub fn line(&mut self, line: &str, out: &mut Vec<Row>) {
-        if let Some(text) = &mut self.run_log {
-            if self.problem.is_none() {
-                if text.len() + line.len() + 1 > RUN_LOG_MAX {
-                    self.problem = Some(format!(
-                        "{} is a run log over the {} MiB a run log may have (it is read whole): not read",
-                        self.file,
-                        RUN_LOG_MAX >> 20
-                    ));
-                    self.run_log = Some(String::new());
-                } else {
-                    text.push_str(line);
-                    text.push('\n');
-                }
-            }
+        if self.run_log.is_some() {
+            self.gather(line);
             return;
         }
         if !self.decided && !line.trim().is_empty() {
@@ -295,10 +283,9 @@ impl LogTables {
     /// A line over the parser's limit ([`crate::parser::MAX_LINE_BYTES`]): its length and
     /// first bytes, as the binding's line reader kept them.
     pub fn overlong(&mut self, len: usize, head: &str, out: &mut Vec<Row>) {
-        if let Some(text) = &mut self.run_log {
+        if self.run_log.is_some() {
             // A run log's rows are never that long; such a line is kept short, as its head.
-            text.push_str(head);
-            text.push('\n');
+            self.gather(head);
             return;
         }
         self.decided = true;
@@ -306,6 +293,25 @@ impl LogTables {
         let entries = crate::parser::overlong_line(len, head, &self.last_ts.clone());
         let at = self.line_no;
         self.entries_of(at, None, &entries, out);
+    }
+
+    /// One more line of a run log, while it fits [`RUN_LOG_MAX`]; past it, none is read.
+    fn gather(&mut self, line: &str) {
+        let Some(text) = &mut self.run_log else { return };
+        if self.problem.is_some() {
+            return;
+        }
+        if text.len() + line.len() + 1 > RUN_LOG_MAX {
+            self.problem = Some(format!(
+                "{} is a run log over the {} MiB a run log may have (it is read whole): not read",
+                self.file,
+                RUN_LOG_MAX >> 20
+            ));
+            self.run_log = Some(String::new());
+        } else {
+            text.push_str(line);
+            text.push('\n');
+        }
     }
 
     /// The file could not be read, or not to its end: the run's row says why.

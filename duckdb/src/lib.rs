@@ -1,7 +1,7 @@
 //! A DuckDB extension over agentlines' three tables ([`agentlines::tables`], documented in
 //! docs/tables.md): `agentlines_entries(path)`, `agentlines_runs(path)` and
 //! `agentlines_tool_calls(path)`, where `path` is a file, a folder (its log files,
-//! recursively) or a glob pattern (`'logs/**/*.jsonl'`), or a list of them.
+//! recursively) or a glob pattern (`'logs/**/*.jsonl'`).
 //!
 //! Rows stream: each of DuckDB's threads takes a file, hands out a vector's worth of its rows
 //! per call and comes back for more, so memory is a line and a vector per thread whatever
@@ -40,15 +40,10 @@ fn logical(ty: Type) -> LogicalTypeHandle {
     })
 }
 
-/// The paths a call names: a string, or a list of strings.
+/// The files the call's one argument names (a file, a folder or a glob pattern); a name
+/// that gives no file is the query's error, naming it.
 fn paths_of(bind: &BindInfo) -> Result<Vec<String>, Box<dyn Error>> {
-    let arg = bind.get_parameter(0).to_string();
-    // A list arrives as its text form `[a, b]`.
-    let args: Vec<String> = match arg.strip_prefix('[').and_then(|a| a.strip_suffix(']')) {
-        Some(list) => list.split(", ").map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect(),
-        None => vec![arg],
-    };
-    let expanded = expand(&args)?;
+    let expanded = expand(&[bind.get_parameter(0).to_string()])?;
     if let Some((_, why)) = expanded.problems.first() {
         return Err(why.clone().into());
     }
@@ -98,13 +93,13 @@ fn produce(bound: &Bound, work: &Work, output: &mut DataChunkHandle) -> Result<(
 }
 
 fn write(table: Table, rows: &[Vec<Cell>], output: &mut DataChunkHandle) {
-    for (i, c) in table.columns().iter().enumerate() {
+    for i in 0..table.columns().len() {
         let mut v = output.flat_vector(i);
         for (r, row) in rows.iter().enumerate() {
             match &row[i] {
                 Cell::Null => v.set_null(r),
                 Cell::Text(s) => v.insert(r, s.as_str()),
-                // SAFETY: each column's vector has the physical type `logical(c.ty)` gives
+                // SAFETY: each column's vector has the physical type `logical(ty)` gives
                 // it (BIGINT and TIMESTAMP: i64, DOUBLE: f64, BOOLEAN: bool) and a vector's
                 // capacity of rows, which `rows` (at most BATCH_ROWS) never passes.
                 Cell::Int(n) => unsafe { v.as_mut_slice::<i64>()[r] = *n },
@@ -114,7 +109,6 @@ fn write(table: Table, rows: &[Vec<Cell>], output: &mut DataChunkHandle) {
                 Cell::Time(ms) => unsafe { v.as_mut_slice::<i64>()[r] = ms.saturating_mul(1000) },
             }
         }
-        let _ = c;
     }
     output.set_len(rows.len());
 }

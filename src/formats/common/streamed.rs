@@ -8,7 +8,7 @@
 //! what streamed (what remains to show). FNV-1a (64-bit) over the bytes; the length is
 //! compared too.
 
-use crate::text::{fnv1a, FNV_OFFSET};
+use crate::text::{cut, fnv1a, FNV_OFFSET};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Streamed {
@@ -79,7 +79,7 @@ impl Streamed {
     /// What `text` holds after all that streamed, when it begins with it.
     pub fn rest_of<'t>(&self, text: &'t str) -> Option<&'t str> {
         let head = text.get(..self.len)?;
-        (fnv1a(FNV_OFFSET, head.bytes()) == self.all).then(|| &text[self.len..])
+        (fnv1a(FNV_OFFSET, head.bytes()) == self.all).then(|| cut(text, self.len..))
     }
 }
 
