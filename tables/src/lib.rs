@@ -177,7 +177,11 @@ impl FileRows {
                 Ok(Line::Text(n)) => {
                     self.bytes += n as u64;
                     let bytes = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
-                    let text = String::from_utf8_lossy(bytes);
+                    // A SIMD check first, as the CLI does; only invalid lines pay for a copy.
+                    let text = match simdutf8::basic::from_utf8(bytes) {
+                        Ok(t) => std::borrow::Cow::Borrowed(t),
+                        Err(_) => String::from_utf8_lossy(bytes),
+                    };
                     tables.line(&text, &mut made);
                 }
                 Ok(Line::Overlong { len, read }) => {
