@@ -127,11 +127,28 @@ fn table_named(name: &str) -> PyResult<Table> {
         .ok_or_else(|| PyValueError::new_err(format!("no table {name:?}: the tables are entries, runs and tool_calls")))
 }
 
-/// The paths one argument or a list of them names (files, folders, glob patterns).
+/// One path: a `str` or an `os.PathLike` (`pathlib.Path`).
+fn path_of(arg: &Bound<'_, PyAny>) -> Option<String> {
+    if let Ok(s) = arg.extract::<String>() {
+        return Some(s);
+    }
+    let fspath = arg.py().import("os").ok()?.getattr("fspath").ok()?;
+    fspath.call1((arg,)).ok()?.extract::<String>().ok()
+}
+
+/// The paths one argument or a list of them names (files, folders, glob patterns; `str` or
+/// `pathlib.Path`).
 fn expand_paths(arg: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let args: Vec<String> = match arg.extract::<String>() {
-        Ok(one) => vec![one],
-        Err(_) => arg.extract::<Vec<String>>().map_err(|_| PyValueError::new_err("give a path, a folder, a glob pattern, or a list of them"))?,
+    let wrong = || PyValueError::new_err("give a path, a folder, a glob pattern (str or pathlib.Path), or a list of them");
+    let args: Vec<String> = match path_of(arg) {
+        Some(one) => vec![one],
+        None => match arg.cast::<pyo3::types::PyList>() {
+            Ok(list) => list.iter().map(|a| path_of(&a).ok_or_else(wrong)).collect::<PyResult<_>>()?,
+            Err(_) => match arg.cast::<pyo3::types::PyTuple>() {
+                Ok(t) => t.iter().map(|a| path_of(&a).ok_or_else(wrong)).collect::<PyResult<_>>()?,
+                Err(_) => return Err(wrong()),
+            },
+        },
     };
     let expanded = expand(&args).map_err(PyValueError::new_err)?;
     if let Some((_, why)) = expanded.problems.first() {

@@ -64,6 +64,15 @@ class PythonTables(unittest.TestCase):
                 b = agentlines.table(name, f).read_all()
                 self.assertTrue(a.equals(b), f"{name} {f}")
 
+    def test_paths_as_pathlib_and_lists(self):
+        import pathlib
+
+        one = agentlines.runs("tests/fixtures/codex").read_all()
+        self.assertTrue(agentlines.runs(pathlib.Path("tests/fixtures/codex")).read_all().equals(one))
+        both = agentlines.runs([pathlib.Path("tests/fixtures/codex"), "tests/fixtures/gemini"]).read_all()
+        gemini = agentlines.runs(("tests/fixtures/gemini",)).read_all()
+        self.assertEqual(both.num_rows, one.num_rows + gemini.num_rows)
+
     def test_batches_stream(self):
         reader = agentlines.entries("tests/fixtures")
         self.assertIsInstance(reader, pa.RecordBatchReader)
@@ -78,6 +87,8 @@ class PythonTables(unittest.TestCase):
             agentlines.table("sessions", "tests/fixtures")
         with self.assertRaisesRegex(ValueError, "give a path"):
             agentlines.runs(42)
+        with self.assertRaisesRegex(ValueError, "give a path"):
+            agentlines.runs(["tests/fixtures/codex", 42])
         rows = agentlines.runs("no/such.jsonl").read_all().to_pylist()
         self.assertEqual(rows[0]["problem"], "cannot read no/such.jsonl: no such file")
         rows = agentlines.read_bytes("runs", "x.jsonl", b"\x00\x01").read_all().to_pylist()
