@@ -419,21 +419,35 @@ async function streamSession(msg) {
       const cutAt = last ? whole.length : whole.lastIndexOf(10) + 1;
       if (cutAt < whole.length) held.push(whole.slice(cutAt));
       whole = whole.subarray(0, cutAt);
-      const t0 = performance.now();
-      let json;
-      try {
-        // ts "": a line's own timestamp or none (the page gives those lines their synthetic
-        // time, so the parser measures no durations from it).
-        json = whole.length ? call(whole, "") : '{"count":0,"lines":[],"entries":[]}';
-      } catch (e) {
-        json = JSON.stringify({ count: 0, lines: [0], entries: [{ kind: "stderr", ts: "", text: "[agentlines viewer] the parser threw on these lines: " + describe(e) }] });
+      // One call per piece of at most s.slice bytes (whole lines; a longer line is one piece):
+      // a read made before the answers showed how long they run is cut down here.
+      for (let at = 0; at < whole.length || (at === 0 && last);) {
+        let end = whole.length;
+        if (end - at > (s.slice || SLICE)) {
+          const nlAt = whole.lastIndexOf(10, at + (s.slice || SLICE) - 1);
+          end = nlAt >= at ? nlAt + 1 : whole.indexOf(10, at) + 1 || whole.length;
+        }
+        const piece = whole.subarray(at, end);
+        at = end;
+        const t0 = performance.now();
+        let json;
+        try {
+          // ts "": a line's own timestamp or none (the page gives those lines their synthetic
+          // time, so the parser measures no durations from it).
+          json = piece.length ? call(piece, "") : '{"count":0,"lines":[],"entries":[]}';
+        } catch (e) {
+          json = JSON.stringify({ count: 0, lines: [0], entries: [{ kind: "stderr", ts: "", text: "[agentlines viewer] the parser threw on these lines: " + describe(e) }] });
+        }
+        s.ms += performance.now() - t0;
+        if (typeof json !== "string") json = "{}";
+        // Short lines make long answers (2 MiB of 25-byte lines: 5 MB of JSON, 200 ms for the
+        // page to read on a busy machine): the next piece is sized from this one's bytes per
+        // answer byte, so that its answer stays near ANSWER bytes.
+        if (piece.length >= 4096) s.slice = Math.max(4096, Math.min(SLICE, Math.floor((piece.length * ANSWER) / Math.max(1, json.length))));
+        const more = at < whole.length;
+        post({ type: "entries", session: s.id, json, baseTs: BASE_TS, bytesDone: offset - (whole.length - at) - (held.length ? held[0].length : 0), bytes: size, done: last && !more, ms: s.ms });
+        if (!more) break;
       }
-      s.ms += performance.now() - t0;
-      if (typeof json !== "string") json = "{}";
-      // Short lines make long answers (a 2 MiB slice of 10-byte lines: 12 MB of JSON): the
-      // next slice is cut so that its answer stays near ANSWER bytes for the page to read.
-      s.slice = Math.max(FIRST_SLICE, Math.min(SLICE, Math.floor((s.slice || SLICE) * Math.min(2, ANSWER / Math.max(1, json.length)))));
-      post({ type: "entries", session: s.id, json, baseTs: BASE_TS, bytesDone: offset, bytes: size, done: last, ms: s.ms });
     }
     if (last) return;
     if (!s.shown) {
