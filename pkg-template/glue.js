@@ -255,7 +255,8 @@ function parseLines(lines, ts, options) {
 // by "\n", as a string or as UTF-8 bytes (a Uint8Array, e.g. a slice of a file read as
 // bytes: written into the wasm as they are, never decoded and encoded again); ts one string, or an array with one per line; options.recordTs: a JSON record's
 // own RFC 3339 `timestamp` wins; options.json: the answer as JSON text (to post to another
-// thread as one string, not cloned object by object). Answers { count, lines, entries }:
+// thread as one string, not cloned object by object); options.end: the text ends the stream
+// (a stateful parser is flushed after it). Answers { count, lines, entries }:
 // count lines read, lines[k] the index of the line entries[k] came from. handleOf(w): a stateful parser's handle in
 // instance w, or null to read each line alone; lineOf(line, ts): the same one line at a time,
 // used when the batch call fails (a trap) or the wasm has none (the per-runtime entries).
@@ -264,6 +265,7 @@ function alBatch(handleOf, lineOf, text, ts, options) {
   var t = bytes ? "" : alText(text), flags = 0, json = false, st = "";
   try {
     if (options && options.recordTs === true) flags = 2;
+    if (options && options.end === true) flags |= 4;
     json = !!(options && options.json === true);
     if (Array.isArray(ts)) {
       flags |= 1;

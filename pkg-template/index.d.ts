@@ -180,6 +180,10 @@ export interface ParseBatchOptions {
   /** Answer the JSON text of the {@link ParsedBatch} instead of objects: one string to post
    * to another thread, instead of a structured clone of every entry (default false). */
   json?: boolean;
+  /** The text ends the stream: a stateful parser is then flushed after its last line (what
+   * it still holds, e.g. a Kiro call's output whose completion never came, is given as that
+   * line's entries), as `flush` does (default false). */
+  end?: boolean;
 }
 /** The entries of a batch and, for each, the 0-based index of the line it came from. */
 export interface ParsedBatch {

@@ -616,15 +616,18 @@ fn lines_of(text: &str) -> impl Iterator<Item = &str> {
 /// `text` (split on `\n`; a final newline ends the last line rather than starting one)
 /// through `parser`, or each alone as [`parse_line`] reads it when `parser` is `None`. Line
 /// `i` gets `ts_of(i)`, unless `record_ts` and the line is a JSON record with a time of its
-/// own ([`crate::runlog::record_time_of`], read from the object the parser reads anyway). Returns the entries and, for each, the index
-/// of the line it came from, and the number of lines: the same entries as calling the
-/// parser on each line.
+/// own ([`crate::runlog::record_time_of`], read from the object the parser reads anyway).
+/// `end`: the text ends the stream, so the parser is flushed after its last line
+/// ([`StdoutParser::flush`]; what it gives counts as that line's). Returns the entries and,
+/// for each, the index of the line it came from, and the number of lines: the same entries
+/// as calling the parser on each line.
 #[cfg(feature = "std")]
 pub fn parse_batch(
     mut parser: Option<&mut StdoutParser>,
     text: &str,
     ts_of: &dyn Fn(usize) -> String,
     record_ts: bool,
+    end: bool,
 ) -> (Vec<Entry>, Vec<usize>, usize) {
     let mut out = Vec::new();
     let mut at = Vec::new();
@@ -643,6 +646,11 @@ pub fn parse_batch(
             }
         }
         at.resize(out.len(), i);
+    }
+    if let Some(p) = parser.filter(|_| end) {
+        let last = count.saturating_sub(1);
+        out.extend(p.flush(&ts_of(last)));
+        at.resize(out.len(), last);
     }
     (out, at, count)
 }
@@ -877,6 +885,9 @@ impl StdoutParser {
             let line = core::mem::take(&mut self.partial);
             self.parse_line_into(&line, ts, &mut out);
         }
+        // A Kiro tool still open when the stream ends: its output so far.
+        #[cfg(feature = "kiro")]
+        formats::kiro::finish(&mut self.states.kiro, ts, &mut out);
         out
     }
 }

@@ -221,7 +221,8 @@ pub extern "C" fn al_parse_log(text_len: usize, ts_len: usize, ts_per_line: u32,
 /// Whole lines at once, for viewers of big logs (`parseBatch` in the npm entry): the input
 /// buffer holds the text (`text_len` bytes) then the timestamps (`ts_len` bytes, one for
 /// every line, or one per line joined by `\n` when `flags & 1`); `flags & 2`: a record's own
-/// `timestamp` wins ([`crate::parser::parse_batch`]). Through the stateful parser `handle`,
+/// `timestamp` wins ([`crate::parser::parse_batch`]); `flags & 4`: the text ends the stream
+/// (the parser is flushed after it). Through the stateful parser `handle`,
 /// or each line alone when it is 0 (or unknown). Returns the answer's length:
 /// `{"count":n,"lines":[…],"entries":[…]}`: `n` lines read, `lines[k]` the index of the line
 /// `entries[k]` came from.
@@ -234,7 +235,7 @@ pub extern "C" fn al_parse_batch(handle: u32, text_len: usize, ts_len: usize, fl
         let ts = input_str(input, text_len, ts_len);
         let stamps = Stamps::new(&ts, flags & 1 != 0);
         let parser = parsers.get_mut((handle as usize).wrapping_sub(1)).and_then(Option::as_mut);
-        let (entries, lines, count) = crate::parser::parse_batch(parser, &text, &|i| stamps.of(i), flags & 2 != 0);
+        let (entries, lines, count) = crate::parser::parse_batch(parser, &text, &|i| stamps.of(i), flags & 2 != 0, flags & 4 != 0);
         drop(stamps);
         drop((text, ts));
         clear_output(output);

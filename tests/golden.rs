@@ -204,8 +204,8 @@ fn deserialize_names_what_is_wrong() {
 
 /// `parse_batch` (the viewer's path: many lines per call, read in slices) gives, for every
 /// fixture cut into batches of a few sizes, exactly the entries of line-by-line feeding
-/// (stateful through one parser across the batches, and stateless), each tagged with the
-/// line it came from; with `record_ts` a line carrying its own `timestamp` gets that time.
+/// (stateful through one parser across the batches, the last flushing it, and stateless),
+/// each tagged with the line it came from; with `record_ts` a line carrying its own `timestamp` gets that time.
 #[test]
 fn batches_match_line_by_line() {
     use agentlines::parser::parse_batch;
@@ -222,18 +222,24 @@ fn batches_match_line_by_line() {
             alone_at.extend(std::iter::repeat(i).take(got.len()));
             alone.extend(got);
         }
+        // The last batch says it ends the stream: the parser's flush comes with it.
+        let last = lines.len().saturating_sub(1);
+        let tail = whole.flush(&fixture_ts(last));
+        expected_at.extend(std::iter::repeat(last).take(tail.len()));
+        expected.extend(tail);
         for size in [1, 3, 64, usize::MAX] {
             let mut p = StdoutParser::new();
             let (mut got, mut got_at, mut got_alone, mut got_alone_at) = (vec![], vec![], vec![], vec![]);
+            let n = lines.chunks(size.min(lines.len().max(1))).count();
             for (b, chunk) in lines.chunks(size.min(lines.len().max(1))).enumerate() {
                 let base = b * size.min(lines.len().max(1));
                 let joined = chunk.join("\n") + "\n";
                 let ts_of = |i: usize| fixture_ts(base + i);
-                let (e, at, count) = parse_batch(Some(&mut p), &joined, &ts_of, false);
+                let (e, at, count) = parse_batch(Some(&mut p), &joined, &ts_of, false, b + 1 == n);
                 assert_eq!(count, chunk.len());
                 got_at.extend(at.iter().map(|i| base + i));
                 got.extend(e);
-                let (e, at, _) = parse_batch(None, &joined, &ts_of, false);
+                let (e, at, _) = parse_batch(None, &joined, &ts_of, false, b + 1 == n);
                 got_alone_at.extend(at.iter().map(|i| base + i));
                 got_alone.extend(e);
             }
@@ -242,7 +248,7 @@ fn batches_match_line_by_line() {
             assert!(got_alone == alone && got_alone_at == alone_at, "{name}: stateless batches of {size} differ");
         }
         // Own timestamps: every entry of a line with one carries it.
-        let (e, at, count) = parse_batch(None, &text, &fixture_ts, true);
+        let (e, at, count) = parse_batch(None, &text, &fixture_ts, true, false);
         assert_eq!(count, lines.len());
         for (entry, i) in e.iter().zip(&at) {
             let v: Option<serde_json::Value> = serde_json::from_str(lines[*i].trim()).ok();
@@ -259,4 +265,65 @@ fn batches_match_line_by_line() {
             assert_eq!(entry.ts(), want, "{}: line {} ts", input.display(), i + 1);
         }
     }
+}
+
+/// The host trims every line and skips blank ones before calling the parser. Fed that way,
+/// every fixture gives what raw feeding gives, on the stateful and the stateless path, once
+/// streamed pieces are joined: the same entries of the same kinds, texts equal but for
+/// whitespace (a terminal runtime's indentation and blank lines are layout the trim takes).
+#[test]
+fn host_fed_replay_gives_what_raw_feeding_gives() {
+    use agentlines::merge_deltas;
+    fn squeeze(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::String(s) => *s = s.split_whitespace().collect::<Vec<_>>().join(" "),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(squeeze),
+            serde_json::Value::Object(o) => o.values_mut().for_each(squeeze),
+            _ => {}
+        }
+    }
+    fn shown(entries: Vec<Entry>) -> Vec<serde_json::Value> {
+        let mut v: serde_json::Value = serde_json::from_str(&entries_to_json(&merge_deltas(entries))).unwrap();
+        squeeze(&mut v);
+        // A text that is whitespace alone shows nothing either way.
+        let list = v.as_array().cloned().unwrap_or_default();
+        list.into_iter().filter(|e| e.get("text").and_then(|t| t.as_str()) != Some("") || e.get("kind").and_then(|k| k.as_str()) == Some("result")).collect()
+    }
+    let mut failures = Vec::new();
+    for (_runtime, input) in fixtures() {
+        let text = fs::read_to_string(&input).unwrap();
+        let lines = lines_of(&text);
+        for stateful in [true, false] {
+            let feed = |host: bool| {
+                let mut p = StdoutParser::new();
+                let mut out = Vec::new();
+                for (i, l) in lines.iter().enumerate() {
+                    let l = if host { l.trim() } else { l };
+                    if host && l.is_empty() {
+                        continue;
+                    }
+                    let ts = fixture_ts(i);
+                    out.extend(if stateful { p.parse_line(l, &ts) } else { parse_line(l, &ts) });
+                }
+                if stateful {
+                    out.extend(p.flush(&fixture_ts(lines.len())));
+                }
+                shown(out)
+            };
+            let (raw, host) = (feed(false), feed(true));
+            if raw != host {
+                let at = raw.iter().zip(&host).position(|(a, b)| a != b).unwrap_or(raw.len().min(host.len()));
+                failures.push(format!(
+                    "{} ({}): {} entries raw, {} host-fed; first difference at {at}:\n  raw  {}\n  host {}",
+                    input.display(),
+                    if stateful { "stateful" } else { "stateless" },
+                    raw.len(),
+                    host.len(),
+                    raw.get(at).map_or("-".into(), |v| v.to_string()),
+                    host.get(at).map_or("-".into(), |v| v.to_string()),
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} fixtures read differently fed the host's way:\n{}", failures.len(), failures.join("\n"));
 }

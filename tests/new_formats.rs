@@ -180,10 +180,15 @@ fn kiro_text_becomes_answers_tools_and_diffs() {
         _ => None,
     });
     assert_eq!(output("shell"), Some("Purpose: Run the test suite before changing anything\n\n> shop@1.0.0 test\n> node --test\n\n# pass 12\n# fail 1\n"));
-    let ends: Vec<(bool, Option<u64>)> = ansi.iter().filter_map(|e| match e {
-        Entry::ToolResult { content, is_error, duration_ms, delta: None, .. } if content.is_empty() => Some((*is_error, *duration_ms)),
+    // One result per call (the host makes a card of every result after a call's first).
+    let calls: Vec<&str> = ansi.iter().filter_map(|e| match e { Entry::ToolCall { tool_use_id: Some(id), .. } => Some(id.as_str()), _ => None }).collect();
+    let results: Vec<(&str, bool, Option<u64>)> = ansi.iter().filter_map(|e| match e {
+        Entry::ToolResult { tool_use_id, is_error, duration_ms, delta: None, .. } => Some((tool_use_id.as_str(), *is_error, *duration_ms)),
         _ => None,
     }).collect();
+    assert_eq!(results.iter().map(|r| r.0).collect::<Vec<_>>(), calls);
+    assert!(!ansi.iter().any(|e| matches!(e, Entry::ToolResult { delta: Some(true), .. })));
+    let ends: Vec<(bool, Option<u64>)> = results.iter().map(|r| (r.1, r.2)).collect();
     assert_eq!(ends, [(false, Some(4)), (false, Some(3207)), (false, Some(12)), (true, Some(1)), (false, Some(68))]);
     let diff: Vec<&str> = ansi.iter().filter_map(|e| match e { Entry::Diff { text, .. } => Some(text.as_str()), _ => None }).collect();
     assert_eq!(diff, ["src/price.js", " export function discounted(price, rate) {", "-  return price * (1 - rate);", "+  return Math.round(price * (1 - rate) * 100) / 100;", " }"]);
@@ -191,4 +196,73 @@ fn kiro_text_becomes_answers_tools_and_diffs() {
     assert!(plain.iter().any(|e| matches!(e, Entry::ToolResult { tool_name: Some(n), is_error: true, duration_ms: Some(31), .. } if n == "shell")));
     assert!(plain.iter().any(|e| matches!(e, Entry::Stderr { text, .. } if text == "/bin/sh: 1: node: not found")));
     assert!(matches!(plain.last(), Some(Entry::Result { text, .. }) if text == "Time: 19s"));
+}
+
+/// Kiro as real runs print it: parallel calls' headers glued on one line (and glued to the
+/// end of a batch read's last line) each become a call, completed in call order; reasoning
+/// steps are thinking; a search that found nothing is no failure; spinner frames show
+/// nothing; `npm`'s `> ` inside a tool's output stays output; a tool that failed validation
+/// is an error; a cut-off run's `[TIMEOUT]` is its failed end.
+#[test]
+fn kiro_parallel_calls_reasoning_and_a_cut_off_run() {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kiro/derived-parallel-run.txt")).unwrap();
+    let mut p = StdoutParser::new();
+    let mut out = Vec::new();
+    for line in lines(&text) {
+        out.extend(p.parse_line(line, "2026-01-01T00:00:00.000Z"));
+    }
+    out.extend(p.flush("2026-01-01T00:00:00.000Z"));
+    let out = agentlines::parser::merge_deltas(out);
+    assert_eq!(p.format(), Some(Format::Kiro));
+    let mut names = std::collections::HashMap::new();
+    let mut calls = Vec::new();
+    for e in &out {
+        if let Entry::ToolCall { name, tool_use_id: Some(id), .. } = e {
+            names.insert(id.clone(), name.clone());
+            calls.push(name.as_str());
+        }
+    }
+    assert_eq!(calls, ["grep", "grep", "shell", "read", "grep", "code", "write", "shell", "read"]);
+    let results: Vec<(String, bool, Option<u64>, &str)> = out.iter().filter_map(|e| match e {
+        Entry::ToolResult { tool_use_id, is_error, duration_ms, content, .. } => Some((names[tool_use_id].clone(), *is_error, *duration_ms, content.as_str())),
+        _ => None,
+    }).collect();
+    let summary: Vec<(&str, bool, Option<u64>)> = results.iter().map(|r| (r.0.as_str(), r.1, r.2)).collect();
+    assert_eq!(summary, [
+        ("grep", false, Some(9)), ("grep", false, Some(4)), ("shell", false, Some(7)),
+        ("read", false, Some(1)), ("grep", false, Some(3)), ("code", false, Some(232)),
+        ("write", false, Some(1)), ("shell", false, Some(4812)), ("read", true, Some(0)),
+    ]);
+    assert!(results[1].3.contains("No matches found"));
+    assert!(results[2].3.starts_with("Purpose: List the task modules"));
+    assert!(results[3].3.ends_with("↱ Operation 2: Reading file: /srv/shop/backend/apps/orders/tasks.py, all lines\n ✓ Successfully read directory /srv/shop/backend/apps/orders (12 entries)\n ✓ Successfully read 2210 bytes from /srv/shop/backend/apps/orders/tasks.py\n ⋮\n- Summary: 2 operations processed, 2 successful, 0 failed\n"), "{}", results[3].3);
+    assert_eq!(results[5].3, "Found 1 of 1 symbols:\n  1. Function send_receipt at apps/orders/tasks.py:41:1\n");
+    assert!(results[7].3.contains("> shop-frontend@0.1.0 lint\n> eslint src"));
+    let thinking: Vec<&str> = out.iter().filter_map(|e| match e { Entry::Thinking { text, .. } => Some(text.as_str()), _ => None }).collect();
+    assert_eq!(thinking, ["The receipt task retries zero times, so a short mail outage loses the receipt.\n\n1. Give the task retries with backoff.\n2. Keep the test that covers the outage.\n"]);
+    assert!(out.iter().any(|e| matches!(e, Entry::Stderr { text, .. } if text.starts_with("Failed to validate tool parameters"))));
+    assert!(matches!(out.last(), Some(Entry::Result { is_error: true, subtype, .. }) if subtype == "timeout"));
+    assert!(!out.iter().any(|e| matches!(e, Entry::Stdout { .. })), "nothing left as plain text: {out:?}");
+}
+
+/// A plain sentence that ends like a Kiro header does not lock a stateful parser on Kiro:
+/// what follows is read as before (here, Claude's stream); Kiro locks on a header and the
+/// completion line that ends it.
+#[test]
+fn kiro_locks_on_a_header_and_its_completion_not_on_a_look_alike() {
+    let ts = "2026-01-01T00:00:00.000Z";
+    let mut p = StdoutParser::new();
+    p.parse_line("We fixed it earlier (using tool: read)", ts);
+    assert_eq!(p.format(), None);
+    let after = p.parse_line("Error: the build failed", ts);
+    assert!(matches!(&after[..], [Entry::Stdout { .. }] | [Entry::Stderr { .. }]), "{after:?}");
+    let init = r#"{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[],"cwd":"/"}"#;
+    p.parse_line(init, ts);
+    assert_ne!(p.format(), Some(Format::Kiro));
+
+    let mut p = StdoutParser::new();
+    p.parse_line("Reading file: /a, all lines (using tool: read)", ts);
+    assert_eq!(p.format(), None);
+    p.parse_line(" - Completed in 0.1s", ts);
+    assert_eq!(p.format(), Some(Format::Kiro));
 }

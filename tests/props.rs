@@ -129,6 +129,7 @@ fn check_stateful(lines: &[String], chunk: usize, format: Option<Format>) -> Res
         for l in lines {
             expected.extend(whole.parse_line(l, TS));
         }
+        expected.extend(whole.flush(TS));
         let text = lines.join("\n");
         let mut q = fresh();
         let mut got = Vec::new();

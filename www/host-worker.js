@@ -330,19 +330,21 @@ function startSession(msg, text) {
     lines = log.texts;
   }
   let call = null;
+  let end = null;
   if (!fallbackOnly && parser) {
     if (!msg.stateless && parser.stateful) {
       let p = null;
       try { p = parser.mod.createStdoutParser(); } catch (e) { p = null; }
       lastParser = p;
       if (p && typeof p.parseLine === "function") call = (l, ts) => p.parseLine(l, ts);
+      if (call && typeof p.flush === "function") end = (ts) => p.flush(ts);
     }
     if (!call) call = (l, ts) => parser.mod.parseStdoutLine(l, ts);
   }
   const frac = Math.max(0, Math.min(1, Number(msg.startFraction) || 0));
   const start = msg.live ? Math.floor(lines.length * frac) : 0;
   session = {
-    id: msg.session, lines, log, pos: start, start, call, live: !!msg.live, budget: 0, ms: 0,
+    id: msg.session, lines, log, pos: start, start, call, end, live: !!msg.live, budget: 0, ms: 0,
     mode: (call ? (msg.stateless || !parser.stateful ? "stateless" : "stateful") : "fallback") + (log ? ", Paperclip run log" : ""),
   };
   post({ type: "opened", session: session.id, total: lines.length, start, mode: session.mode, runLog: !!log, fileLines: log ? log.at.length && log.at[log.at.length - 1] + 1 : lines.length });
@@ -358,7 +360,7 @@ function batchCall(stateless) {
     let p = null;
     try { p = parser.mod.createStdoutParser(); } catch (e) { p = null; }
     lastParser = p;
-    if (p && typeof p.parseBatch === "function") return { call: (text, ts) => p.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateful" };
+    if (p && typeof p.parseBatch === "function") return { call: (text, ts, end) => p.parseBatch(text, ts, { recordTs: true, json: true, end }), mode: "stateful" };
   }
   return { call: (text, ts) => parser.mod.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateless" };
 }
@@ -429,12 +431,14 @@ async function streamSession(msg) {
         }
         const piece = whole.subarray(at, end);
         at = end;
+        // The file's last piece ends the stream: a stateful parser gives what it still holds.
+        const final = last && at >= whole.length;
         const t0 = performance.now();
         let json;
         try {
           // ts "": a line's own timestamp or none (the page gives those lines their synthetic
           // time, so the parser measures no durations from it).
-          json = piece.length ? call(piece, "") : '{"count":0,"lines":[],"entries":[]}';
+          json = piece.length || final ? call(piece, "", final) : '{"count":0,"lines":[],"entries":[]}';
         } catch (e) {
           json = JSON.stringify({ count: 0, lines: [0], entries: [{ kind: "stderr", ts: "", text: "[agentlines viewer] the parser threw on these lines: " + describe(e) }] });
         }
@@ -553,6 +557,25 @@ function send(s, out, done) {
 
 const batch = () => ({ entries: [], at: [], real: [] });
 
+// The end of the file: a stateful parser gives what it still holds (a Kiro call whose
+// completion never came), as entries of the last line.
+function finish(s, out) {
+  const end = s.end;
+  s.end = null;
+  if (!end || !s.lines.length) return;
+  const i = s.lines.length - 1;
+  const at = s.log ? s.log.at[i] : i;
+  let got;
+  try { got = end(new Date(BASE_TS + at * 1000).toISOString()); } catch (e) { got = []; }
+  if (!Array.isArray(got)) return;
+  for (const e of got.slice(0, MAX_ENTRIES_PER_LINE)) {
+    if (!e || typeof e !== "object") continue;
+    out.entries.push(e);
+    out.at.push(at);
+    out.real.push(0);
+  }
+}
+
 // File sessions: as many lines as fit in a slice, then yield so newer messages get in.
 function step(s) {
   if (session !== s) return;
@@ -564,6 +587,7 @@ function step(s) {
   }
   s.ms += performance.now() - t0;
   const done = s.pos >= s.lines.length;
+  if (done) finish(s, out);
   send(s, out, done);
   if (done) s.lines = [];
   else later(() => step(s), 0);
@@ -581,6 +605,7 @@ function flushLive(s) {
   }
   s.ms += performance.now() - t0;
   const done = s.pos >= s.lines.length;
+  if (done) finish(s, out);
   send(s, out, done);
 }
 

@@ -125,3 +125,23 @@ test("parseBatch with recordTs: a record's own time wins; big byte input grows t
   assert.equal(out.count, 40000);
   assert.ok(out.entries.length > 0 && out.entries.every((e) => e.ts === "2026-03-01T10:00:00.000Z"), "own time on every entry");
 });
+
+test("parseBatch with end: the last slice flushes a stateful parser (a Kiro call never completed keeps its output)", () => {
+  const lines = [
+    "Reading file: /a, all lines (using tool: read)",
+    " - Completed in 0.1s",
+    "I will run the following command: make (using tool: shell)",
+    "cc -o app main.c",
+  ];
+  const p = al.createStdoutParser();
+  const open = p.parseBatch(lines.join("\n"), "2026-01-01T00:00:00.000Z");
+  assert.ok(!open.entries.some((e) => e.kind === "tool_result" && e.content.includes("cc -o app")), "held while the call runs");
+  const q = al.createStdoutParser();
+  const ended = q.parseBatch(lines.join("\n"), "2026-01-01T00:00:00.000Z", { end: true });
+  const last = ended.entries[ended.entries.length - 1];
+  assert.equal(last.kind, "tool_result");
+  assert.equal(last.content, "cc -o app main.c\n");
+  assert.equal(ended.lines[ended.lines.length - 1], 3, "counted as the last line's");
+  // Read alone, there is nothing to flush: end changes nothing.
+  assert.deepEqual(al.parseBatch(lines.join("\n"), "t", { end: true }), al.parseBatch(lines.join("\n"), "t"));
+});

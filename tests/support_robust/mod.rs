@@ -654,6 +654,21 @@ fn common_event(line: &str) -> Option<&str> {
 /// fails the tests; an entry that never matches an invisible corpus line fails too.
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/kiro.md (what shows nothing)",
+        reason: "a line of spinner frames only (`⠋ Loading...⠙ Loading...`, `⠹ Dividing up the work...`): an animation Kiro draws in place, which a captured log keeps frame by frame, with nothing of the run in it",
+        applies: |v, line| {
+            let text = agentlines::formats::plain::clean(line);
+            let mut rest = text.trim();
+            let mut frames = 0;
+            while rest.starts_with(|c: char| ('\u{2800}'..='\u{28ff}').contains(&c)) {
+                let Some(end) = rest.find("...") else { break };
+                rest = rest[end + 3..].trim_start();
+                frames += 1;
+            }
+            v.is_none() && frames > 0 && rest.is_empty()
+        },
+    },
+    Invisible {
         documented_in: "docs/formats/copilot.md (what shows nothing)",
         reason: "a Copilot CLI event with nothing of its own to show: bookkeeping (MCP servers, tool lists, auto-mode routing, turn marks, model calls that went well, a message's start, streamed arguments), or, read alone, a streamed delta, a tool's start or the full reasoning, which the whole message carries; a message with no text and no tool request",
         applies: |v, _| {
