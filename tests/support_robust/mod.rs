@@ -654,6 +654,23 @@ fn common_event(line: &str) -> Option<&str> {
 /// fails the tests; an entry that never matches an invisible corpus line fails too.
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/claude.md, Invisible cases",
+        reason: "Claude Code's `rate_limit_event` with status `allowed` (the note at a run's start that the account is within its limits) and a background task's live `task_progress` (its calls and its end notice show what it did)",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                ty(v) == "rate_limit_event" && at(v, &["rate_limit_info", "status"]) == "allowed"
+                    || ty(v) == "system" && v["subtype"] == "task_progress"
+            })
+        },
+    },
+    Invisible {
+        documented_in: "docs/formats/codex.md (`turn.started`, `task_started`)",
+        reason: "a Codex turn's start, which carries nothing of its own (its prompt, calls and end say what happened)",
+        applies: |v, _| {
+            v.is_some_and(|v| ty(v) == "turn.started" || matches!(ty(at(v, &["msg"])), "task_started" | "turn_started"))
+        },
+    },
+    Invisible {
         documented_in: "docs/formats/kiro.md (what shows nothing)",
         reason: "a line of spinner frames only (`⠋ Loading...⠙ Loading...`, `⠹ Dividing up the work...`): an animation Kiro draws in place, which a captured log keeps frame by frame, with nothing of the run in it",
         applies: |v, line| {

@@ -33,7 +33,16 @@ pub(super) fn is_session_bookkeeping(t: &str) -> bool {
 pub(super) fn notice(v: &Value, ts: &str, out: &mut Vec<Entry>) -> bool {
     let ty = type_of(v);
     let text = match ty {
-        "rate_limit_event" => rate_limit(v.get("rate_limit_info").unwrap_or(&Value::Null)),
+        // `allowed`: Claude Code's note at the start of a run that the account is within its
+        // limits (a row saying "rate limit" there reads as if one was hit). Warnings and
+        // refusals show.
+        "rate_limit_event" => {
+            let info = v.get("rate_limit_info").unwrap_or(&Value::Null);
+            if str_of(info, "status") == Some("allowed") {
+                return true;
+            }
+            rate_limit(info)
+        }
         // Live progress of a running call: its result follows, and a row here would stand
         // between the calls the host groups.
         "tool_progress" => return true,

@@ -128,25 +128,9 @@ pub(super) fn system(v: &Value, ts: &str, out: &mut Vec<Entry>) {
             }
             t
         }
-        "task_progress" => {
-            let what = str_of(v, "summary")
-                .or_else(|| str_of(v, "description"))
-                .unwrap_or("?");
-            let mut t = format!("task progress: {}", clip(what, 200));
-            if let Some(u) = v.get("usage") {
-                let _ = write!(
-                    t,
-                    " ({}, {} tokens",
-                    plural(num_of(u, "tool_uses"), "tool use"),
-                    num_text(num_of(u, "total_tokens"))
-                );
-                if let Some(last) = str_of(v, "last_tool_name") {
-                    let _ = write!(t, ", last: {last}");
-                }
-                t.push(')');
-            }
-            t
-        }
+        // Live progress of a background task: its calls and its end notice follow, and a row
+        // here would stand between the calls the host groups.
+        "task_progress" => return,
         "task_updated" => {
             let id = str_of(v, "task_id").unwrap_or("?");
             let patch = v.get("patch").unwrap_or(&Value::Null);

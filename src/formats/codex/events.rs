@@ -126,7 +126,8 @@ pub(super) fn parse(
         // Output chunks (base64): the end event carries the complete stdout/stderr.
         "exec_command_output_delta" | "terminal_interaction" => {}
         "token_count" => token_count(msg, ts, state, out),
-        "task_started" | "turn_started" => out.emit(Entry::system(ts, "turn started")),
+        // A turn's start carries nothing of its own (as `turn.started` in exec output).
+        "task_started" | "turn_started" => {}
         "task_complete" | "turn_complete" => {
             // `token_count` totals are the session's running total: the result carries what
             // this turn added, so results summed (as the host does) give the session total.

@@ -38,7 +38,9 @@ pub(super) fn parse(
             nonempty_str(v, "model").unwrap_or("codex"),
             str_of(v, "thread_id").unwrap_or(""),
         )),
-        "turn.started" => out.emit(Entry::system(ts, "turn started")),
+        // A turn's start carries nothing (its prompt, calls and end say what happened): a row
+        // for it would stand between the rows the host groups.
+        "turn.started" => {}
         "turn.completed" => {
             let usage = turn_usage(v, state);
             out.emit(result_entry(ts, "", usage, false, Vec::new()));
