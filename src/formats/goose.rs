@@ -114,6 +114,43 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
     }
 }
 
+/// The banner goose prints on stdout before the stream (unless `-q`), three lines, plain
+/// when stdout is not a terminal:
+/// `    __( O)>  ● new session · <provider> <model>` → `init` with model `<provider>/<model>`
+/// (a status other than `new session`, `resuming` or `ephemeral`, in a notice),
+/// `   \____)    <session id> · <cwd>` → a notice with the session and folder,
+/// `     L L     goose is ready` → nothing. `None`: not a banner line.
+pub fn banner_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> Option<Confidence> {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix("__( O)>") {
+        let (_, rest) = rest.split_once("● ")?;
+        let (status, who) = rest.split_once(" · ").unwrap_or((rest, ""));
+        let who = who.trim();
+        let model = match who.split_once(' ') {
+            Some((provider, model)) => format!("{provider}/{}", model.trim()),
+            None if who.is_empty() => "goose".owned(),
+            None => who.owned(),
+        };
+        out.emit(Entry::init(ts, model, ""));
+        let status = status.trim();
+        if status != "new session" {
+            out.emit(Entry::system(ts, format!("goose {status}")));
+        }
+        return Some(Confidence::Sure);
+    }
+    if let Some(rest) = t.strip_prefix("\\____)") {
+        let rest = rest.trim();
+        let text = match rest.split_once(" · ") {
+            Some((id, cwd)) => format!("goose session {} in {}", id.trim(), cwd.trim()),
+            None => format!("goose in {rest}"),
+        };
+        out.emit(Entry::system(ts, text));
+        return Some(Confidence::Maybe);
+    }
+    let ready = t.strip_prefix("L L").is_some_and(|r| r.trim() == "goose is ready");
+    ready.then_some(Confidence::Maybe)
+}
+
 /// `<message> (<kind>)` from an error that is text or an object with `message`/`kind`: its
 /// words as every runtime's error path reads them (`common::error_text`), and goose's kind.
 fn error_text(e: Option<&Value>) -> String {

@@ -614,6 +614,10 @@ pub fn parse_text(
         };
     }
     let _ = format;
+    #[cfg(feature = "goose")]
+    if let Some(c) = goose::banner_line(line, ts, out) {
+        return (Format::Goose, c);
+    }
     #[cfg(feature = "agy")]
     if let Some(e) = agy::error_line(line, ts) {
         out.emit(e);

@@ -654,6 +654,11 @@ fn common_event(line: &str) -> Option<&str> {
 /// fails the tests; an entry that never matches an invisible corpus line fails too.
 pub const INVISIBLE: &[Invisible] = &[
     Invisible {
+        documented_in: "docs/formats/goose.md (the banner)",
+        reason: "the last line of goose's banner, `L L     goose is ready`: the two lines before it say the session",
+        applies: |v, line| v.is_none() && line.trim().strip_prefix("L L").is_some_and(|r| r.trim() == "goose is ready"),
+    },
+    Invisible {
         documented_in: "docs/formats/claude.md, Invisible cases",
         reason: "Claude Code's `rate_limit_event` with status `allowed` (the note at a run's start that the account is within its limits) and a background task's live `task_progress` (its calls and its end notice show what it did)",
         applies: |v, _| {
