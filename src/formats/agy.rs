@@ -18,7 +18,8 @@
 //!     nothing is shown unless the step failed.
 //! - `result` (`status` SUCCESS / ERROR / …, `response`, `error`, `usage{input_tokens,
 //!   output_tokens, thinking_tokens, cache_read_tokens}`, `denied_actions[]`) → `result`
-//!   (thinking counted as output; an error status and each denied action in `errors`).
+//!   (thinking counted as output; an error status and each denied action in `errors`);
+//!   each denied action also as a `stderr` row before it (the refused step showed nothing).
 //! - `AGY_ERROR: {json}` on stderr (read by [`error_line`] from text lines) → `stderr`.
 //!
 //! Evidence: the scrubbed real runs of agy 1.3.x in littlebearapps/untether
@@ -54,7 +55,16 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
             str_of(v, "conversation_id").unwrap_or(""),
         )),
         "step_update" => step(body, ts, out),
-        "result" => out.emit(result(body, ts)),
+        "result" => {
+            // A refused action's step is DONE with no output: the refusal is said only here,
+            // so it is shown as an error of its own before the run's end.
+            if let Some(Value::Array(denied)) = body.get("denied_actions") {
+                for d in denied {
+                    out.emit(Entry::stderr(ts, denied_action(d)));
+                }
+            }
+            out.emit(result(body, ts))
+        }
         _ => out.emit(common::unknown_event(ts, "agy", v)),
     }
 }
@@ -126,14 +136,24 @@ fn subagents_text(info: &Value) -> String {
     common::join(&lines, "\n")
 }
 
+/// `denied by the permission mode: RunCommand (command)`.
+fn denied_action(d: &Value) -> String {
+    let name = str_of(d, "display_name");
+    let action = str_of(d, "action");
+    match (name, action) {
+        (Some(n), Some(a)) if n != a => format!("denied by the permission mode: {n} ({a})"),
+        (Some(w), _) | (None, Some(w)) => format!("denied by the permission mode: {w}"),
+        (None, None) => "denied by the permission mode: an action".owned(),
+    }
+}
+
 fn result(r: &Value, ts: &str) -> Entry {
     let usage = r.get("usage").unwrap_or(&Value::Null);
     let status = str_of(r, "status").unwrap_or("");
     let mut errors: Vec<String> = r.get("error").and_then(common::error_text).into_iter().collect();
     if let Some(Value::Array(denied)) = r.get("denied_actions") {
         for d in denied {
-            let what = str_of(d, "display_name").or_else(|| str_of(d, "action")).unwrap_or("an action");
-            errors.push(format!("denied by the permission mode: {what}"));
+            errors.push(denied_action(d));
         }
     }
     Entry::Result {
