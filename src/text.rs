@@ -86,6 +86,12 @@ pub fn has(hay: &str, needle: &str) -> bool {
     find(hay, needle).is_some()
 }
 
+/// `hay` around its first `sep`: `str::split_once(&str)` through [`find`].
+pub fn split_around<'s>(hay: &'s str, sep: &str) -> Option<(&'s str, &'s str)> {
+    let at = find(hay, sep)?;
+    Some((cut(hay, ..at), cut(hay, at + sep.len()..)))
+}
+
 /// The byte offset of the last `needle` in `hay`. Compares at every offset from the end, so
 /// it is meant for short fixed needles (a few bytes: linear in `hay` then).
 pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
@@ -176,7 +182,7 @@ pub fn lossy_utf8(mut bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod cut_tests {
-    use super::{cut, prefix_bytes};
+    use super::{cut, prefix_bytes, split_around};
 
     #[test]
     fn cuts_like_slicing_and_says_so_inside_a_character() {
@@ -185,6 +191,8 @@ mod cut_tests {
             assert_eq!(cut(s, a..b), &s[a..b]);
         }
         assert_eq!((cut(s, ..3), cut(s, 6..)), (&s[..3], &s[6..]));
+        assert_eq!(split_around("a · b · c", " · "), "a · b · c".split_once(" · "));
+        assert_eq!(split_around("a b", " · "), None);
         let heads: Vec<&str> = (0..13).map(|n| prefix_bytes(s, n)).collect();
         assert_eq!(heads, ["", "a", "a", "aé", "aé", "aé", "aé€", "aé€", "aé€", "aé€", "aé€😀", "aé€😀z", "aé€😀z"]);
         for bad in [2, 4, 7, 12] {

@@ -14,7 +14,7 @@ pub mod diff;
 pub mod envelope;
 mod streamed;
 mod texts;
-pub use crate::text::{cut, find, has, join, lossy_utf8, prefix_bytes, replace_all, rfind, trim_start_all, Owned};
+pub use crate::text::{cut, find, has, join, lossy_utf8, prefix_bytes, replace_all, rfind, split_around, trim_start_all, Owned};
 pub use streamed::Streamed;
 pub use texts::{human_texts, TEXT_BUDGET};
 

@@ -27,7 +27,7 @@
 //! docs/formats/goose.md.
 
 use crate::prelude::*;
-use super::common::{self, nonempty_str, num_of, str_of, type_of, Confidence, Emit, Owned};
+use super::common::{self, cut, find, nonempty_str, split_around, num_of, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::json::Value;
 
@@ -123,8 +123,8 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
 pub fn banner_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> Option<Confidence> {
     let t = line.trim();
     if let Some(rest) = t.strip_prefix("__( O)>") {
-        let (_, rest) = rest.split_once("● ")?;
-        let (status, who) = rest.split_once(" · ").unwrap_or((rest, ""));
+        let rest = cut(rest, find(rest, "● ")? + "● ".len()..);
+        let (status, who) = split_around(rest, " · ").unwrap_or((rest, ""));
         let who = who.trim();
         let model = match who.split_once(' ') {
             Some((provider, model)) => format!("{provider}/{}", model.trim()),
@@ -140,7 +140,7 @@ pub fn banner_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> Option<Confide
     }
     if let Some(rest) = t.strip_prefix("\\____)") {
         let rest = rest.trim();
-        let text = match rest.split_once(" · ") {
+        let text = match split_around(rest, " · ") {
             Some((id, cwd)) => format!("goose session {} in {}", id.trim(), cwd.trim()),
             None => format!("goose in {rest}"),
         };

@@ -86,10 +86,14 @@ impl State {
     /// block as deltas and then the whole block again as one chunk (claude-agent-acp's
     /// consolidated copy, zed-industries/zed#62503), or send the final chunk twice: a chunk
     /// equal to everything streamed since the last other update, or repeating the previous
-    /// chunk word for word, is dropped when longer than a token (16 bytes).
+    /// chunk word for word, is dropped when longer than a token (16 bytes), or when it
+    /// restates the whole block and that block is a sentence (`Hello!` streamed, then
+    /// `Hello!` again).
     fn chunk_is_new(&mut self, t: &str) -> bool {
         // A repeated short token ("ha", "\n") is text; a repeated sentence is not.
-        let restates = t.len() > 16 && (self.streamed == t || self.last_chunk == t);
+        let sentence = t.chars().count() >= 3 && t.trim_end().ends_with(['.', '!', '?']);
+        let restates =
+            (t.len() > 16 && (self.streamed == t || self.last_chunk == t)) || (sentence && self.streamed == t);
         if restates {
             return false;
         }

@@ -181,6 +181,10 @@ fn a_restated_block_shows_once_when_stateful() {
     let mut st = State::default();
     let twice: Vec<Entry> = ["Done: 3 files changed.", "Done: 3 files changed."].iter().flat_map(|t| run(&chunk(t), Some(&mut st))).collect();
     assert_eq!(twice.len(), 1);
+    // A short answer restated whole (a bridge's final copy): once, not `Hello!Hello!`.
+    let mut st = State::default();
+    let hello: Vec<Entry> = ["Hello!", "Hello!"].iter().flat_map(|t| run(&chunk(t), Some(&mut st))).collect();
+    assert_eq!(hello.len(), 1);
     // Short repeated tokens are real text.
     let mut st = State::default();
     let ha: Vec<Entry> = ["ha", "ha"].iter().flat_map(|t| run(&chunk(t), Some(&mut st))).collect();
