@@ -199,6 +199,20 @@ export const ENTRY_DIFFERENCES = {
       return one(find(ctx, (o) => o.kind === "result" && sameUsage(o, want) && o.isError === (last.stopReason === "error") && (!last.stopReason || o.subtype === last.stopReason)));
     },
   },
+  "no-clutter": {
+    adapters: ["codex", "claude", "qwen"],
+    reason:
+      "a line that says nothing a reader needs, shown by the host as a notice: Codex's `turn.started` (`turn started`; the turn's end carries its usage), Claude Code's (and Qwen Code's) background-task `task_progress` (`system: task_progress`; the task's start and end are shown) and a `rate_limit_event` whose status is `allowed` (not a limit): ours shows nothing on the line (docs/formats/codex.md, docs/formats/claude.md).",
+    covers(e, ctx) {
+      const v = ctx.v ?? {};
+      if (e.kind !== "system" || ctx.ours.length !== 0) return null;
+      if (ctx.adapter === "codex" && ["turn.started", "task_started", "turn_started"].includes(v.type ?? v.msg?.type) && /^turn started$/i.test(e.text.trim())) return [];
+      const claude = ["claude", "qwen"].includes(ctx.adapter);
+      if (claude && v.type === "system" && v.subtype === "task_progress" && e.text.trim() === "system: task_progress") return [];
+      if (claude && v.type === "rate_limit_event" && v.rate_limit_info?.status === "allowed") return [];
+      return null;
+    },
+  },
   "pi-lifecycle": {
     adapters: ["pi"],
     reason: "Pi's `agent_start`/`agent_end` without usage: the host says `🚀 Pi agent started` / `✅ Pi agent finished`, ours `agent run started` / the run's result or `agent run finished`.",
