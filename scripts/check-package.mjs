@@ -39,6 +39,10 @@ for (const r of RUNTIMES) {
   BUDGET[`dist/${r}/ui-parser.stateless.js`] = "runtime";
 }
 
+// The runtimes a per-runtime file also reads: its Cargo feature's (`openclaw = ["pi"]`).
+const features = readFileSync(join(root, "Cargo.toml"), "utf8");
+const reads = (r) => [r, ...[...(new RegExp(`^${r} = \\[(.*)\\]$`, "m").exec(features)?.[1] ?? "").matchAll(/"(\w+)"/g)].map((m) => m[1])];
+
 const errors = [];
 const rows = [];
 for (const [file, scope] of Object.entries(BUDGET)) {
@@ -66,7 +70,7 @@ for (const [file, scope] of Object.entries(BUDGET)) {
   }
   const stateful = typeof mod.createStdoutParser === "function";
   // A per-runtime build replays its own runtime's goldens; the full build replays them all.
-  const only = file.split("/").length === 3 ? file.split("/")[1] : null;
+  const only = file.split("/").length === 3 ? reads(file.split("/")[1]) : null;
   for (const p of replayGoldens(mod, { stateful, only })) errors.push(`${file}: ${p}`);
 }
 

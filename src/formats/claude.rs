@@ -261,6 +261,19 @@ fn message_line(
     }
     if !assistant {
         name_single_result(rec, &mut out[start..]);
+        // A reminder already shown in this session shows nothing again (the stateless path
+        // cannot know, and shows each).
+        if let Some(st) = state {
+            let mut i = start;
+            while i < out.len() {
+                let seen = matches!(&out[i], Entry::System { text, .. } if text.starts_with("reminder: ") && !st.first_reminder(text));
+                if seen {
+                    out.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
     }
     // A thinking block with only a signature (Claude Code's hidden thinking) shows nothing:
     // a "[thinking not shown]" row per message read as clutter; the

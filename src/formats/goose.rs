@@ -16,8 +16,9 @@
 //!   message}`) → a notice
 //! - `model_change` (`model`, `mode`) → a notice; `error` (`error`) → `stderr`
 //! - `complete` (`total_tokens`; newer builds also `input_tokens`, `output_tokens`) →
-//!   `result`, printed even after an error. Where goose reports only the total, the result's
-//!   text says so (no split is invented).
+//!   `result`, printed even after an error (the stateful parser marks that result failed,
+//!   with the error's words). Where goose reports only the total, the result's text says so
+//!   (no split is invented).
 //!
 //! Evidence: no real stream-json capture exists in any public place searched (the PR, goose's
 //! issues, the Paperclip goose adapter's tests, which are hand-made). This module and its
@@ -57,7 +58,15 @@ pub fn detect(v: &Value) -> Confidence {
     }
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mut Vec<Entry>) {
+/// What the stateful parser remembers between a run's lines: the first `error` since the
+/// last `complete`, which goose prints and then completes the run as usual.
+#[derive(Debug, Default)]
+pub struct State {
+    error: Option<String>,
+}
+
+pub fn parse(v: &Value, _line: &str, ts: &str, mut state: Option<&mut State>, out: &mut Vec<Entry>) {
+    let start = out.len();
     match type_of(v) {
         "message" => message(v.get("message").unwrap_or(&Value::Null), ts, out),
         "notification" => {
@@ -93,6 +102,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
             };
             // Newest goose: the cache's share of the input and the accumulated cost too.
             let write = num_of(v, "cache_write_input_tokens");
+            let error = state.as_deref_mut().and_then(|st| st.error.take());
             out.emit(Entry::Result {
                 ts: ts.owned(),
                 text,
@@ -106,11 +116,19 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
                 call_id: None,
                 cost_usd: num_of(v, "cost_usd"),
                 subtype: "complete".owned(),
-                is_error: false,
-                errors: Vec::new(),
+                // Stateful: the run failed when an error came before its `complete`.
+                is_error: error.is_some(),
+                errors: error.into_iter().collect(),
             });
         }
         _ => out.emit(common::unknown_event(ts, "goose", v)),
+    }
+    // An `error` event or an error item in a message: the first since the last `complete`.
+    if let Some(st) = state.filter(|st| st.error.is_none()) {
+        st.error = out[start..].iter().find_map(|e| match e {
+            Entry::Stderr { text, .. } => Some(common::clip(text, 300)),
+            _ => None,
+        });
     }
 }
 
@@ -246,6 +264,26 @@ mod tests {
                 if *input_tokens == 12296.0 && *cached_tokens == 8000.0 && *w == 100.0 && *cost_usd == 0.0123),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_run_that_errored_before_its_complete_failed() {
+        let err = r#"{"type":"error","error":{"kind":"authentication","message":"401 Unauthorized"}}"#;
+        let done = r#"{"type":"complete","total_tokens":10,"input_tokens":8,"output_tokens":2}"#;
+        let failed = |e: &[Entry]| e.iter().find_map(|e| match e {
+            Entry::Result { is_error, errors, .. } => Some((*is_error, errors.clone())),
+            _ => None,
+        });
+        let mut p = StdoutParser::with_format(Format::Goose);
+        assert!(!p.parse_line(err, TS).is_empty());
+        assert_eq!(failed(&p.parse_line(done, TS)), Some((true, vec!["401 Unauthorized (authentication)".to_string()])));
+        // The next run's complete starts clean; read alone, a complete cannot know.
+        assert_eq!(failed(&p.parse_line(done, TS)), Some((false, vec![])));
+        assert_eq!(failed(&parse_line(done, TS)), Some((false, vec![])));
+        // An error item inside a message (goose's 401 shape) fails the run the same way.
+        let item = r#"{"type":"message","message":{"id":"m","role":"assistant","created":1,"content":[{"type":"error","kind":"auth","message":"bad key"}]}}"#;
+        assert!(!p.parse_line(item, TS).is_empty());
+        assert_eq!(failed(&p.parse_line(done, TS)), Some((true, vec!["bad key (auth)".to_string()])));
     }
 
     #[test]

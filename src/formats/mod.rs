@@ -397,6 +397,8 @@ pub struct States {
     pub droid: droid::State,
     #[cfg(feature = "kiro")]
     pub kiro: kiro::State,
+    #[cfg(feature = "goose")]
+    pub goose: goose::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -448,7 +450,7 @@ pub fn parse_json(
         #[cfg(feature = "droid")]
         Format::Droid => droid::parse(v, line, ts, states.map(|s| &mut s.droid), out),
         #[cfg(feature = "goose")]
-        Format::Goose => goose::parse(v, line, ts, None, out),
+        Format::Goose => goose::parse(v, line, ts, states.map(|s| &mut s.goose), out),
         // Hermes and Kiro print text; a JSON line in their streams is read as whichever
         // runtime it is.
         #[cfg(any(feature = "hermes", feature = "kiro"))]

@@ -54,7 +54,7 @@ export function fixtures() {
 export function replayGoldens(mod, { stateful = true, only = null } = {}) {
   const problems = [];
   for (const fx of fixtures()) {
-    if (only && fx.runtime !== only) continue;
+    if (only && ![only].flat().includes(fx.runtime)) continue;
     const lines = linesOf(readFileSync(fx.input, "utf8"));
     const expected = linesOf(readFileSync(fx.expected, "utf8")).map((l) => JSON.parse(l));
     const parser = stateful ? mod.createStdoutParser() : null;

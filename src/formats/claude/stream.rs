@@ -72,9 +72,25 @@ pub struct State {
     /// cache reads, cache writes, cost]`); the last few ids only (one message's lines are
     /// close together, parallel subagents interleave a handful).
     pub(super) call_usage: VecDeque<(u64, [f64; 6])>,
+    /// Hashes of the `<system-reminder>` notices already shown (the last 64).
+    reminders: VecDeque<u64>,
 }
 
 impl State {
+    /// Whether a harness reminder's notice is new to this session: Claude Code appends the
+    /// same paragraph to every Read result, and one notice of it is enough.
+    pub(super) fn first_reminder(&mut self, text: &str) -> bool {
+        let key = crate::text::fnv1a(crate::text::FNV_OFFSET, text.bytes());
+        if self.reminders.contains(&key) {
+            return false;
+        }
+        if self.reminders.len() >= 64 {
+            self.reminders.pop_front();
+        }
+        self.reminders.push_back(key);
+        true
+    }
+
     /// What a session-file line's `usage` adds to what earlier lines of the same message
     /// (same `id`) already counted: Claude Code writes one line per content block, each
     /// with the message's usage so far.

@@ -531,6 +531,23 @@ fn harness_text_around_a_tool_result_is_not_the_tools_output() {
 }
 
 #[test]
+fn a_reminder_repeated_after_every_read_shows_once_per_session() {
+    let read = |id: &str, note: &str| {
+        format!(
+            r#"{{"type":"user","uuid":"{id}","sessionId":"s","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":"x\n<system-reminder>\n{note}\n</system-reminder>"}}]}}}}"#
+        )
+    };
+    let kinds = |e: Vec<Entry>| e.iter().map(|e| e.kind()).collect::<Vec<_>>();
+    let mut p = StdoutParser::with_format(Format::Claude);
+    assert_eq!(kinds(p.parse_line(&read("t1", "Consider malware."), "t")), ["tool_result", "system"]);
+    assert_eq!(kinds(p.parse_line(&read("t2", "Consider malware."), "t")), ["tool_result"]);
+    assert_eq!(kinds(p.parse_line(&read("t3", "The todo list is empty."), "t")), ["tool_result", "system"]);
+    assert_eq!(kinds(p.parse_line(&read("t4", "Consider malware."), "t")), ["tool_result"]);
+    // Read alone, each line shows its reminder.
+    assert_eq!(kinds(parse_line(&read("t4", "Consider malware."), "t")), ["tool_result", "system"]);
+}
+
+#[test]
 fn edit_and_write_calls_come_with_their_diff() {
     let call = |name: &str, input: &str| {
         format!(r#"{{"type":"assistant","uuid":"a","sessionId":"s","message":{{"id":"m-{name}","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{name}","name":"{name}","input":{input}}}]}}}}"#)
