@@ -288,6 +288,27 @@ impl Entry {
             parent_tool_use_id: None,
         }
     }
+    /// A `result` that counts no tokens and no cost: the run's end for a runtime that prints
+    /// none (the host's sum over results is unchanged by it).
+    #[inline(never)]
+    pub fn untallied_result(ts: &str, text: String, subtype: &str, is_error: bool, errors: Vec<String>) -> Entry {
+        Entry::Result {
+            ts: own(ts),
+            text,
+            input_tokens: 0.0,
+            output_tokens: 0.0,
+            cached_tokens: 0.0,
+            cache_creation_tokens: None,
+            cache_creation_1h_tokens: None,
+            reasoning_tokens: None,
+            model: None,
+            call_id: None,
+            cost_usd: 0.0,
+            subtype: subtype.into(),
+            is_error,
+            errors,
+        }
+    }
     #[inline(never)]
     pub fn tool_result(
         ts: &str,

@@ -86,22 +86,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
             if kind == "completion_result" {
                 // The run's end: Cline prints no totals here (they are per request), so the
                 // result carries none and the host's sum is unchanged.
-                out.emit(Entry::Result {
-                    ts: ts.owned(),
-                    text: String::new(),
-                    input_tokens: 0.0,
-                    output_tokens: 0.0,
-                    cached_tokens: 0.0,
-                    cache_creation_tokens: None,
-                    cache_creation_1h_tokens: None,
-                    reasoning_tokens: None,
-                    model: None,
-                    call_id: None,
-                    cost_usd: 0.0,
-                    subtype: "completion_result".owned(),
-                    is_error: false,
-                    errors: Vec::new(),
-                });
+                out.emit(Entry::untallied_result(ts, String::new(), "completion_result", false, Vec::new()));
             }
         }
         "reasoning" => {

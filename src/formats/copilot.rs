@@ -298,22 +298,8 @@ fn run_result(v: &Value, ts: &str) -> Entry {
         parts.push(format!("+{} -{} lines", crate::json::num_text(added), crate::json::num_text(removed)));
     }
     let failed = code != 0.0;
-    Entry::Result {
-        ts: ts.owned(),
-        text: parts.join(" · "),
-        input_tokens: 0.0,
-        output_tokens: 0.0,
-        cached_tokens: 0.0,
-        cache_creation_tokens: None,
-        cache_creation_1h_tokens: None,
-        reasoning_tokens: None,
-        model: None,
-        call_id: None,
-        cost_usd: 0.0,
-        subtype: if failed { "error" } else { "success" }.owned(),
-        is_error: failed,
-        errors: if failed { vec![format!("exit code {}", crate::json::num_text(code))] } else { Vec::new() },
-    }
+    let errors = if failed { vec![format!("exit code {}", crate::json::num_text(code))] } else { Vec::new() };
+    Entry::untallied_result(ts, parts.join(" · "), if failed { "error" } else { "success" }, failed, errors)
 }
 
 #[cfg(test)]

@@ -192,22 +192,8 @@ fn tool(m: &Value, ts: &str, out: &mut Vec<Entry>) {
 fn result(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     let status = nonempty_str(v, "status").unwrap_or("error");
     let errors: Vec<String> = v.get("error").map(content_text).filter(|e| !e.is_empty()).into_iter().collect();
-    out.emit(Entry::Result {
-        ts: ts.owned(),
-        text: str_of(v, "result").unwrap_or("").owned(),
-        input_tokens: 0.0,
-        output_tokens: 0.0,
-        cached_tokens: 0.0,
-        cache_creation_tokens: None,
-        cache_creation_1h_tokens: None,
-        reasoning_tokens: None,
-        model: None,
-        call_id: None,
-        cost_usd: 0.0,
-        subtype: status.owned(),
-        is_error: status != "finished",
-        errors,
-    });
+    let text = str_of(v, "result").unwrap_or("").owned();
+    out.emit(Entry::untallied_result(ts, text, status, status != "finished", errors));
     let mut notes = Vec::new();
     if let Some(model) = model_of(v) {
         notes.push(format!("model {model}"));

@@ -321,22 +321,7 @@ fn open_tools(
 
 /// A Kiro `result`: no token counts (Kiro prints none; credits are not dollars).
 fn result(ts: &str, text: String, subtype: &str, is_error: bool) -> Entry {
-    Entry::Result {
-        ts: ts.owned(),
-        text,
-        input_tokens: 0.0,
-        output_tokens: 0.0,
-        cached_tokens: 0.0,
-        cache_creation_tokens: None,
-        cache_creation_1h_tokens: None,
-        reasoning_tokens: None,
-        model: None,
-        call_id: None,
-        cost_usd: 0.0,
-        subtype: subtype.owned(),
-        is_error,
-        errors: Vec::new(),
-    }
+    Entry::untallied_result(ts, text, subtype, is_error, Vec::new())
 }
 
 /// The end of the stream (`StdoutParser::flush`): tools still open give their output.
