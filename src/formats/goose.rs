@@ -28,7 +28,7 @@
 //! docs/formats/goose.md.
 
 use crate::prelude::*;
-use super::common::{self, cut, find, nonempty_str, split_around, num_of, str_of, type_of, Confidence, Emit, Owned};
+use super::common::{self, nonempty_str, split_around, num_of, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::json::Value;
 
@@ -141,7 +141,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, mut state: Option<&mut State>, ou
 pub fn banner_line(line: &str, ts: &str, out: &mut Vec<Entry>) -> Option<Confidence> {
     let t = line.trim();
     if let Some(rest) = t.strip_prefix("__( O)>") {
-        let rest = cut(rest, find(rest, "● ")? + "● ".len()..);
+        let (_, rest) = split_around(rest, "● ")?;
         let (status, who) = split_around(rest, " · ").unwrap_or((rest, ""));
         let who = who.trim();
         let model = match who.split_once(' ') {
