@@ -10,6 +10,12 @@
 //! {partialResult} / `_end` {result{content, details}, isError}, `turn_end` {message,
 //! toolResults}, `agent_end` {messages}, `auto_compaction_start/end`, `auto_retry_start/end`.
 //!
+//! `--mode rpc` (what Paperclip's pi adapter runs) prints the same events with no `session`
+//! header, plus `{type:"response", command, success, error?}` per command (shown only when it
+//! failed), `extension_error` (stderr), `extension_ui_request` (a `notify` message or what a
+//! `select`/`confirm`/`input`/`editor` asks, as a notice) and, on newer builds, `agent_settled`
+//! (nothing). Real captures: fixtures `picodes-rpc-tool-use-*` (pi 0.84.4, 0.86.0, 0.99.1).
+//!
 //! pi repeats itself a lot; each thing is shown from one carrier only, on both paths:
 //! - assistant text and thinking: `message_end` (complete). On the stateless path a
 //!   `message_update` shows nothing; the stateful path shows its `text_delta` /
@@ -29,7 +35,7 @@ use crate::prelude::*;
 mod omp;
 mod session;
 
-use super::common::{self, path, str_of, type_of, Confidence, Emit, Owned};
+use super::common::{self, nonempty_str, path, str_of, type_of, Confidence, Emit, Owned};
 use crate::entry::Entry;
 use crate::formats::common::cut;
 use crate::json::{self, Json, Value};
@@ -90,8 +96,12 @@ impl State {
     }
 }
 
-const STREAM_EVENTS: [&str; 14] = [
+const STREAM_EVENTS: [&str; 17] = [
     "agent_start",
+    "agent_settled",
+    // `--mode rpc`: the answer to a command, an extension's error or question.
+    "extension_error",
+    "extension_ui_request",
     "agent_end",
     "turn_start",
     "turn_end",
@@ -109,7 +119,7 @@ const STREAM_EVENTS: [&str; 14] = [
 
 pub fn detect(v: &Value) -> Confidence {
     let ty = type_of(v);
-    if STREAM_EVENTS.contains(&ty) {
+    if STREAM_EVENTS.contains(&ty) || ty == "response" && v.get("success").and_then(Value::as_bool).is_some() && str_of(v, "command").is_some() {
         return Confidence::Sure;
     }
     let omp = omp::detect(v);
@@ -157,7 +167,23 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     let role = str_of(message, "role").unwrap_or("");
     match type_of(v) {
         "agent_start" => out.emit(Entry::system(ts, "agent run started")),
-        "turn_start" | "tool_execution_update" => {}
+        "turn_start" | "tool_execution_update" | "agent_settled" => {}
+        // `--mode rpc`: a command's answer is shown only when it failed.
+        "response" => {
+            if v.get("success").and_then(Value::as_bool) == Some(false) {
+                let what = str_of(v, "command").unwrap_or("command");
+                out.emit(Entry::stderr(ts, format!("{what} failed: {}", str_of(v, "error").unwrap_or("no reason given"))));
+            }
+        }
+        "extension_error" => {
+            let path = str_of(v, "extensionPath").unwrap_or("?");
+            out.emit(Entry::stderr(ts, format!("extension {path}: {}", str_of(v, "error").unwrap_or("failed"))));
+        }
+        "extension_ui_request" => match (str_of(v, "method"), nonempty_str(v, "message").or_else(|| nonempty_str(v, "title"))) {
+            (Some("notify"), Some(m)) => out.emit(Entry::system(ts, m)),
+            (Some("select" | "confirm" | "input" | "editor"), Some(m)) => out.emit(Entry::system(ts, format!("asks: {m}"))),
+            _ => {}
+        },
         "message_start" => {
             if role == "assistant" {
                 if let Some(s) = state {
@@ -396,6 +422,24 @@ mod tests {
         };
         assert_eq!(write(5), Some(Some(5.0)));
         assert_eq!(write(-1), Some(None));
+    }
+
+    #[test]
+    fn rpc_answers_show_only_when_a_command_failed() {
+        // Both from pi-mono's docs/rpc.md (v0.58.3), verbatim but for the elided error text.
+        let ok = json!({"id": "req-1", "type": "response", "command": "prompt", "success": true});
+        let bad = json!({"type": "response", "command": "parse", "success": false, "error": "Failed to parse command: Unexpected token"});
+        assert_eq!(detect(&ok), Confidence::Sure);
+        assert!(run(&ok, None).is_empty());
+        let e = run(&bad, None);
+        assert!(matches!(&e[..], [Entry::Stderr { text, .. }] if text == "parse failed: Failed to parse command: Unexpected token"), "{e:?}");
+        // Another runtime's `response` (no command, no success flag) is not pi's.
+        assert_eq!(detect(&json!({"type": "response", "id": 3, "result": {}})), Confidence::No);
+        let ask = json!({"type": "extension_ui_request", "id": "u1", "method": "confirm", "title": "Delete probe.txt?"});
+        assert!(matches!(&run(&ask, None)[..], [Entry::System { text, .. }] if text == "asks: Delete probe.txt?"));
+        let status = json!({"type": "extension_ui_request", "id": "u2", "method": "setStatus", "statusKey": "k", "statusText": "busy"});
+        assert!(run(&status, None).is_empty());
+        assert!(run(&json!({"type": "agent_settled"}), None).is_empty());
     }
 
     #[test]

@@ -884,6 +884,17 @@ pub const INVISIBLE: &[Invisible] = &[
         },
     },
     Invisible {
+        documented_in: "docs/formats/pi.md, What pi prints (`--mode rpc`)",
+        reason: "pi RPC mode's answer to a command that went well (`response` with `success: true`: the run it started says the rest), `agent_settled`, and pi 0.86's empty `system` message that opens a run",
+        applies: |v, _| {
+            v.is_some_and(|v| {
+                ty(v) == "response" && v["success"] == true && v["command"].is_string()
+                    || ty(v) == "agent_settled"
+                    || ty(v) == "message_end" && at(v, &["message", "role"]).as_str() == Some("system") && blank_text(at(v, &["message", "content"]))
+            })
+        },
+    },
+    Invisible {
         documented_in: "docs/formats/openclaw.md, Mapping",
         reason: "OpenClaw chat deltas, agent assistant text and tool updates (the final carries them), tick keep-alives",
         applies: |v, _| {

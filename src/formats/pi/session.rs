@@ -184,6 +184,10 @@ pub fn message(m: &Value, ts: &str, with_tool_calls: bool, out: &mut Vec<Entry>)
                     .or_else(|| m.get("summary"))
                     .unwrap_or(&Value::Null),
             );
+            // pi 0.86 on opens a run with its system prompt as an empty `system` message.
+            if text.trim().is_empty() {
+                return;
+            }
             let label = if other.is_empty() { "message" } else { other };
             out.emit(Entry::system(
                 ts,
