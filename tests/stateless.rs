@@ -43,6 +43,8 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
     ("untether-codex-0157-resume-usage.jsonl", &["result"], "`turn.completed.usage` is the thread's running total: stateful results carry what each turn adds, a line read alone its running total"),
     ("goose/derived-banner-auth-error.jsonl", &["result"], "a `complete` after an error: the stateful result is failed with the error's words, read alone a success (docs/formats/goose.md)"),
     ("goose/derived-error-run.jsonl", &["result"], "as derived-banner-auth-error.jsonl"),
+    ("agy/untether-resume_after_interrupt.jsonl", &["result"], "a resumed conversation's `result.usage` counts its earlier runs: stateful, the run's own steps; read alone, the conversation's total (docs/formats/agy.md)"),
+    ("agy/untether-continue_workspace.jsonl", &["result"], "as untether-resume_after_interrupt.jsonl"),
     ("kiro/derived-ansi-run.txt", &["stdout", "assistant", "tool_result", "system"], "Kiro's unmarked lines are the answer's text or the open tool's output only to a parser that has seen its marks; stateless a header gives its call an empty result and a completion line is a notice"),
     ("kiro/derived-plain-run.txt", &["stdout", "assistant", "tool_result", "system", "stderr"], "as derived-ansi-run.txt; and uncoloured, the first `> ` line before any Kiro mark is plain text on both paths, a failure line stderr when read alone, the error text after it stderr only to the stateful parser"),
     ("kiro/derived-parallel-run.txt", &["stdout", "assistant", "tool_result", "system", "thinking", "stderr"], "as derived-ansi-run.txt; a reasoning step's later lines are thinking, and a validation failure's text stderr, only to the stateful parser"),

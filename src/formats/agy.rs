@@ -17,9 +17,12 @@
 //!   - `user_input`, `system_message`, `checkpoint`, `finish`: bookkeeping with no text;
 //!     nothing is shown unless the step failed.
 //! - `result` (`status` SUCCESS / ERROR / …, `response`, `error`, `usage{input_tokens,
-//!   output_tokens, thinking_tokens, cache_read_tokens}`, `denied_actions[]`) → `result`
-//!   (thinking counted as output; an error status and each denied action in `errors`);
-//!   each denied action also as a `stderr` row before it (the refused step showed nothing).
+//!   output_tokens, thinking_tokens, cache_read_tokens}`, `num_turns`, `denied_actions[]`) →
+//!   `result` (thinking counted as output; an error status and each denied action in
+//!   `errors`); each denied action also as a `stderr` row before it (the refused step showed
+//!   nothing). After `--resume` / `--continue` the result's usage is the conversation's, its
+//!   earlier runs included: the stateful parser counts the run's own steps instead ([`State`]);
+//!   read alone, a result line cannot tell its run's part.
 //! - `AGY_ERROR: {json}` on stderr (read by [`error_line`] from text lines) → `stderr`.
 //!
 //! Evidence: the scrubbed real runs of agy 1.3.x in littlebearapps/untether
@@ -45,16 +48,38 @@ pub fn detect(v: &Value) -> Confidence {
     }
 }
 
-pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mut Vec<Entry>) {
+/// What the stateful parser counts between a run's lines: the usage of the run's own
+/// `agent_response` steps (input, output, thinking, cache reads), which add up to a fresh
+/// run's result and to less than a resumed one's.
+#[derive(Debug, Default)]
+pub struct State {
+    steps: [f64; 4],
+}
+
+const USAGE_KEYS: [&str; 4] = ["input_tokens", "output_tokens", "thinking_tokens", "cache_read_tokens"];
+
+pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let ev = str_of(v, "event").unwrap_or("");
     let body = v.get(ev).unwrap_or(&Value::Null);
     match ev {
-        "init" => out.emit(Entry::init(
-            ts,
-            str_of(body, "model").unwrap_or(""),
-            str_of(v, "conversation_id").unwrap_or(""),
-        )),
-        "step_update" => step(body, ts, out),
+        "init" => {
+            if let Some(st) = state {
+                *st = State::default();
+            }
+            out.emit(Entry::init(
+                ts,
+                str_of(body, "model").unwrap_or(""),
+                str_of(v, "conversation_id").unwrap_or(""),
+            ))
+        }
+        "step_update" => {
+            if let (Some(st), Some(u)) = (state, body.get("usage").filter(|u| u.is_object())) {
+                for (n, k) in st.steps.iter_mut().zip(USAGE_KEYS) {
+                    *n += num_of(u, k).max(0.0);
+                }
+            }
+            step(body, ts, out)
+        }
         "result" => {
             // A refused action's step is DONE with no output: the refusal is said only here,
             // so it is shown as an error of its own before the run's end.
@@ -63,7 +88,16 @@ pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mu
                     out.emit(Entry::stderr(ts, denied_action(d)));
                 }
             }
-            out.emit(result(body, ts))
+            let mut r = result(body, ts);
+            if let (Some(st), Entry::Result { input_tokens, output_tokens, cached_tokens, reasoning_tokens, .. }) = (state, &mut r) {
+                let [i, o, t, c] = core::mem::take(&mut st.steps);
+                // A resumed conversation's total, more than this run's steps: the steps.
+                if i + o + t + c > 0.0 && *input_tokens + *output_tokens + *cached_tokens > i + o + t + c {
+                    (*input_tokens, *output_tokens, *cached_tokens) = (i, o + t, c);
+                    *reasoning_tokens = Some(t).filter(|n| *n > 0.0);
+                }
+            }
+            out.emit(r)
         }
         _ => out.emit(common::unknown_event(ts, "agy", v)),
     }
@@ -214,5 +248,32 @@ mod tests {
         assert_eq!(p.parse_line("AGY_ERROR: not json", "t"), vec![Entry::stderr("t", "Antigravity: not json")]);
         // A line that merely mentions it is plain text.
         assert!(matches!(&parse_line("see AGY_ERROR: docs", "t")[..], [Entry::Stdout { .. }]));
+    }
+
+    /// A resumed conversation's result counts its earlier runs too (26,537 in / 89 out for
+    /// a run whose one model call took 13,453 / 3, real agy 1.3.x): the stateful parser
+    /// gives the run's own steps; read alone, the line gives what it states. A fresh run's
+    /// steps add up to its result, which stays as it is.
+    #[test]
+    fn a_resumed_runs_result_counts_the_runs_own_steps_when_stateful() {
+        let totals = |file: &str, stateful: bool| {
+            let text = std::fs::read_to_string(format!("{}/tests/fixtures/agy/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            let mut p = StdoutParser::new();
+            let entries: Vec<Entry> = text.lines().flat_map(|l| if stateful { p.parse_line(l, "t") } else { parse_line(l, "t") }).collect();
+            let r: Vec<(f64, f64)> = entries
+                .iter()
+                .filter_map(|e| match e {
+                    Entry::Result { input_tokens, output_tokens, .. } => Some((*input_tokens, *output_tokens)),
+                    _ => None,
+                })
+                .collect();
+            r
+        };
+        assert_eq!(totals("untether-resume_after_interrupt.jsonl", true), [(13453.0, 3.0)]);
+        assert_eq!(totals("untether-resume_after_interrupt.jsonl", false), [(26537.0, 89.0)]);
+        assert_eq!(totals("untether-continue_workspace.jsonl", true), [(13474.0, 33.0)]);
+        for stateful in [false, true] {
+            assert_eq!(totals("untether-subagent.jsonl", stateful), [(40142.0, 128.0)]);
+        }
     }
 }

@@ -399,6 +399,8 @@ pub struct States {
     pub kiro: kiro::State,
     #[cfg(feature = "goose")]
     pub goose: goose::State,
+    #[cfg(feature = "agy")]
+    pub agy: agy::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -444,7 +446,7 @@ pub fn parse_json(
         #[cfg(feature = "openhands")]
         Format::OpenHands => openhands::parse(v, line, ts, states.map(|s| &mut s.openhands), out),
         #[cfg(feature = "agy")]
-        Format::Agy => agy::parse(v, line, ts, None, out),
+        Format::Agy => agy::parse(v, line, ts, states.map(|s| &mut s.agy), out),
         #[cfg(feature = "copilot")]
         Format::Copilot => copilot::parse(v, line, ts, states.map(|s| &mut s.copilot), out),
         #[cfg(feature = "droid")]
