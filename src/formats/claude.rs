@@ -231,6 +231,9 @@ fn message_line(
     let flags = UserFlags::of(rec);
     let msg_id = str_of(msg, "id");
     let start = out.len();
+    // A session file writes an edit's result with the file's own lines (`structuredPatch`):
+    // its diff comes from there, after the result; stream-json has only the call's fragments.
+    let patched = rec.get("sessionId").is_some() && rec.get("uuid").is_some() && rec.get("session_id").is_none();
     match msg.get("content") {
         Some(Value::String(s)) => {
             if assistant {
@@ -247,9 +250,13 @@ fn message_line(
                 }
                 if assistant {
                     let st = state.as_deref_mut();
-                    assistant_block(b, msg_id, parent, ts, st, out);
+                    assistant_block(b, msg_id, parent, ts, st, !patched, out);
                 } else {
                     user_block(b, flags, parent, ts, out);
+                    // A session file's line holds one result, whose edit `toolUseResult` records.
+                    if patched && type_of(b) == "tool_result" && !bool_of(b, "is_error") {
+                        patch_diff(rec, ts, out);
+                    }
                 }
             }
         }
@@ -320,6 +327,7 @@ fn assistant_block(
     parent: Option<&str>,
     ts: &str,
     state: Option<&mut State>,
+    call_diff: bool,
     out: &mut Vec<Entry>,
 ) {
     match type_of(b) {
@@ -347,7 +355,9 @@ fn assistant_block(
                     .is_some_and(|s| s.already_shown(msg_id, parent, stream::Kind::ToolUse, id))
             {
                 out.emit(tool_call(b, ts).with_parent(parent));
-                edit_diff(b, ts, out);
+                if call_diff {
+                    edit_diff(b, ts, out);
+                }
             }
         }
         "tool_result" => tool_result(b, ts, parent, out),
@@ -472,21 +482,20 @@ fn tool_call(b: &Value, ts: &str) -> Entry {
 fn edit_diff(b: &Value, ts: &str, out: &mut Vec<Entry>) {
     let input = b.get("input").unwrap_or(&Value::Null);
     let Some(path) = str_of(input, "file_path") else { return };
-    let pieces: Vec<(Option<&str>, &str)> = match str_of(b, "name") {
-        Some("Edit") => vec![(str_of(input, "old_string"), str_of(input, "new_string").unwrap_or(""))],
-        Some("MultiEdit") => match input.get("edits") {
-            Some(Value::Array(edits)) => edits
-                .iter()
-                .map(|e| (str_of(e, "old_string"), str_of(e, "new_string").unwrap_or("")))
-                .collect(),
-            _ => Vec::new(),
-        },
-        Some("Write") => vec![(None, str_of(input, "content").unwrap_or(""))],
+    // Each edit's object: the input itself for `Edit` and `Write`, its `edits` for `MultiEdit`.
+    let (edits, write) = match str_of(b, "name") {
+        Some("Edit") => (core::slice::from_ref(input), false),
+        Some("MultiEdit") => (input.get("edits").and_then(Value::as_array).map_or(&[][..], Vec::as_slice), false),
+        Some("Write") => (core::slice::from_ref(input), true),
         _ => return,
     };
     let mut diff = String::new();
-    for (i, (old, new)) in pieces.into_iter().enumerate() {
-        let text = common::diff::unified_from_texts(path, old, new);
+    for (i, e) in edits.iter().enumerate() {
+        let (old, new) = match write {
+            true => (None, str_of(e, "content")),
+            false => (str_of(e, "old_string"), str_of(e, "new_string")),
+        };
+        let text = common::diff::unified_from_texts(path, old, new.unwrap_or(""));
         for line in text.lines() {
             let header = line.starts_with("--- ") || line.starts_with("+++ ");
             if line.starts_with("@@") || (header && i > 0) || line == "--- /dev/null" {
@@ -494,6 +503,37 @@ fn edit_diff(b: &Value, ts: &str, out: &mut Vec<Entry>) {
             }
             diff.push_str(line);
             diff.push('\n');
+        }
+    }
+    common::diff::push_unified(&diff, ts, out);
+}
+
+/// The change a session file's `Edit`, `MultiEdit` or `Write` result records
+/// (`toolUseResult`: `filePath`, `structuredPatch` hunks of the file's own lines with their
+/// line numbers; a new file's `content`), as `diff` entries after the result. A refused or
+/// failed edit has none and shows none. Called after a session file's successful result (Claude
+/// Code writes one per line).
+fn patch_diff(rec: &Value, ts: &str, out: &mut Vec<Entry>) {
+    let r = rec.get("toolUseResult").unwrap_or(&Value::Null);
+    let (Some(path), Some(Value::Array(hunks))) = (str_of(r, "filePath"), r.get("structuredPatch")) else { return };
+    if hunks.is_empty() {
+        if let (Some("create"), Some(content)) = (str_of(r, "type"), str_of(r, "content")) {
+            common::diff::push_unified(&common::diff::unified_from_texts(path, None, content), ts, out);
+        }
+        return;
+    }
+    let path = path.trim_start_matches('/');
+    let mut diff = String::new();
+    for head in ["--- a/", "\n+++ b/"] {
+        diff.push_str(head);
+        diff.push_str(path);
+    }
+    for h in hunks {
+        let n = |k: &str| num_of(h, k).max(0.0) as u64;
+        diff.push_str(&format!("\n@@ -{},{} +{},{} @@", n("oldStart"), n("oldLines"), n("newStart"), n("newLines")));
+        for line in h.get("lines").and_then(Value::as_array).into_iter().flatten() {
+            diff.push('\n');
+            diff.push_str(line.as_str().unwrap_or(""));
         }
     }
     common::diff::push_unified(&diff, ts, out);

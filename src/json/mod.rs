@@ -23,8 +23,9 @@
 //!   without escapes from the input instead of copying it, and keeps an object's members in
 //!   one `Vec` in input order (serde_json with `preserve_order` keeps the same order). Members
 //!   the caller names (the runtime modules' `UNREAD_KEYS`: Claude Code's repeated tool
-//!   output) are read as their shape only (`shape.rs`: keys and short scalars; nested values
-//!   scanned, not built), accepted or refused as serde_json's `IgnoredAny` would.
+//!   output) are read as their shape only (`shape.rs`: keys and short scalars, an edit's
+//!   `structuredPatch`, `filePath` and `content` whole; other nested values scanned, not
+//!   built), accepted or refused as serde_json's `IgnoredAny` would.
 //! - **What `JSON.parse` accepts beyond that** (a lone surrogate escape from a string Node
 //!   cut inside an emoji, a number past `f64`) is refused by the reader; [`js_json_to_serde`]
 //!   rewrites such text so it reads the way JavaScript shows it (U+FFFD, ±`f64::MAX`), and

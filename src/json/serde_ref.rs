@@ -199,7 +199,10 @@ impl<'de> Visitor<'de> for Top {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value<'de>, A::Error> {
         let mut map = Map::default();
         while let Some(key) = access.next_key::<Cow<'de, str>>()? {
-            let Scalar(v) = access.next_value()?;
+            let v = match &*key {
+                "structuredPatch" | "filePath" | "content" => access.next_value::<Value>()?,
+                _ => access.next_value::<Scalar>()?.0,
+            };
             map.push(key, v);
         }
         map.dedupe();
@@ -334,6 +337,10 @@ mod tests {
             r#"{"toolUseResult":[1.]}"#, r#"{"toolUseResult":{"a":[1,]}}"#, r#"{"toolUseResult":{"a":{"b":1,}}}"#,
             r#"{"toolUseResult":{"a":"x","a":"y"}}"#, r#"{"toolUseResult":1,"toolUseResult":2}"#,
             r#"{"toolUse\u0052esult":{"type":"text","file":{"x":1}}}"#, r#"{"a":1,"a":2}"#,
+            r#"{"toolUseResult":{"structuredPatch":[{"oldStart":1,"lines":["+a","\ud83d"]}],"content":"0123456789012345678901234567890123456789012345678901234567890123456789"}}"#,
+            r#"{"toolUseResult":{"structuredPatch":[1e400]}}"#, r#"{"toolUseResult":{"content":[{"text":"x"}],"structuredPatch":{"a":[1,]}}}"#,
+            r#"{"toolUseResult":{"content":"\ud83d","structuredPatch":"x","content":7}}"#,
+            r#"{"toolUseResult":{"filePath":"/a/0123456789012345678901234567890123456789012345678901234567890123456789","file":{"filePath":"/b/0123456789012345678901234567890123456789012345678901234567890123456789"}}}"#,
             r#"{"toolUseResult":{"s":"0123456789012345678901234567890123456789012345678901234567890123"}}"#,
             r#"{"toolUseResult":{"s":"01234567890123456789012345678901234567890123456789012345678901234"}}"#,
             r#"{"toolUseResult":{"s":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"}}"#,

@@ -3,7 +3,10 @@
 //! keeps its keys, each with its value when that is a bool, a number or a string of at most
 //! [`MAX_STR`] bytes, else `null`; nested arrays and objects are scanned, not built. Any
 //! other value is `null`. Enough to tell which tool wrote a Claude `toolUseResult`
-//! (`{"type":"text","file":{…}}` is Read's) at a fraction of building it.
+//! (`{"type":"text","file":{…}}` is Read's) at a fraction of building it. Two members are
+//! kept whole, `structuredPatch` (an edit's hunks of the file's own lines, small next to the
+//! `originalFile` beside it), `filePath` and `content` (a written file's text, which the
+//! `Write` call already carried): the diff of a session file's edit.
 //!
 //! What is checked is what serde_json checked when this was a set of serde visitors (the
 //! line must be accepted or refused the same way): the shape's own keys and scalar values
@@ -25,7 +28,10 @@ impl<'a> Reader<'a> {
         match self.peek()? {
             b'{' => {
                 self.i += 1;
-                let (map, _) = self.members(|r, _| r.shape_member())?;
+                let (map, _) = self.members(|r, k| match k {
+                    "structuredPatch" | "filePath" | "content" => r.value(),
+                    _ => r.shape_member(),
+                })?;
                 Some(Value::Object(map))
             }
             b'[' => {
@@ -106,6 +112,13 @@ mod tests {
         assert!(v.get("long").is_some_and(Value::is_null));
         assert!(v.get("list").is_some_and(Value::is_null));
         assert!(v.get("n").is_some_and(|n| !n.is_null()));
+        let j = r#"{"r":{"type":"create","content":"0123456789012345678901234567890123456789012345678901234567890123456789","structuredPatch":[{"oldStart":1,"lines":["+a"]}]}}"#;
+        let (m, _) = parse_top_object(j, &["r"]).unwrap();
+        let v = m.get("r").unwrap();
+        assert_eq!(v.get("content").and_then(Value::as_str).map(str::len), Some(70), "a written file's content is whole");
+        assert_eq!(v.get("structuredPatch").map(Value::to_compact).as_deref(), Some(r#"[{"oldStart":1,"lines":["+a"]}]"#));
+        let (m, _) = parse_top_object(r#"{"r":{"content":[{"type":"text","text":"a report"}],"file":{"content":"x"}}}"#, &["r"]).unwrap();
+        assert!(m.get("r").unwrap().get("content").is_some_and(|c| c.as_array().is_some()), "kept whole, any value");
         let (m, _) = parse_top_object(r#"{"r":"Error: nope"}"#, &["r"]).unwrap();
         assert!(m.get("r").unwrap().is_null());
     }

@@ -549,8 +549,9 @@ fn a_reminder_repeated_after_every_read_shows_once_per_session() {
 
 #[test]
 fn edit_and_write_calls_come_with_their_diff() {
+    // stream-json (`session_id`): the call's fragments are all the log has.
     let call = |name: &str, input: &str| {
-        format!(r#"{{"type":"assistant","uuid":"a","sessionId":"s","message":{{"id":"m-{name}","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{name}","name":"{name}","input":{input}}}]}}}}"#)
+        format!(r#"{{"type":"assistant","uuid":"a","session_id":"s","message":{{"id":"m-{name}","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{name}","name":"{name}","input":{input}}}]}}}}"#)
     };
     let diff = |line: &str| -> Vec<(String, String)> {
         parse_line(line, "t")
@@ -574,6 +575,41 @@ fn edit_and_write_calls_come_with_their_diff() {
     assert_eq!(diff(&multi).iter().filter(|(k, _)| k == "file_header").count(), 2, "one header for the file");
     assert_eq!(diff(&multi).len(), 6);
     assert!(diff(&call("Read", r#"{"file_path":"/r/a.rs"}"#)).is_empty());
+}
+
+/// A session file's edit result carries the file's own lines (`structuredPatch`): the diff
+/// comes from there, with real line numbers, after the result; the call gives none (a refused
+/// edit shows no diff at all).
+#[test]
+fn a_session_files_edit_diff_comes_from_its_structured_patch() {
+    let diff = |entries: Vec<Entry>| -> Vec<(String, String)> {
+        entries
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Diff { change_type, text, .. } => Some((change_type.to_string(), text)),
+                _ => None,
+            })
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+    let call = r#"{"type":"assistant","uuid":"a","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_e","name":"Edit","input":{"file_path":"/r/a.rs","old_string":"    1","new_string":"    2"}}]}}"#;
+    let result = r#"{"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e","content":"The file /r/a.rs has been updated."}]},"toolUseResult":{"filePath":"/home/someone/projects/a-long-worktree-name/lib/a_module/live/transcript_computers.rs","oldString":"    1","newString":"    2","structuredPatch":[{"oldStart":40,"oldLines":3,"newStart":40,"newLines":3,"lines":[" fn a() {","-    1","+    2"," }"]}]}}"#;
+    // A path longer than the 64 bytes a shape keeps of other strings.
+    let want = pairs(&[("file_header", "--- a/home/someone/projects/a-long-worktree-name/lib/a_module/live/transcript_computers.rs"), ("file_header", "+++ b/home/someone/projects/a-long-worktree-name/lib/a_module/live/transcript_computers.rs"), ("hunk", "@@ -40,3 +40,3 @@"), ("context", " fn a() {"), ("remove", "-    1"), ("add", "+    2"), ("context", " }")]);
+    for stateful in [false, true] {
+        let mut p = StdoutParser::with_format(Format::Claude);
+        let mut read = |l: &str| if stateful { p.parse_line(l, "t") } else { parse_line(l, "t") };
+        assert!(diff(read(call)).is_empty(), "no diff from the call's fragment");
+        let got = read(result);
+        assert!(matches!(got.first(), Some(Entry::ToolResult { .. })), "the result comes first");
+        assert_eq!(diff(got), want);
+    }
+    // Refused: an error result, no structured patch, no diff.
+    let refused = r#"{"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e","content":"The user doesn't want to proceed","is_error":true}]},"toolUseResult":"Error: The user doesn't want to proceed"}"#;
+    assert!(diff(parse_line(refused, "t")).is_empty());
+    // A new file: its content as added lines.
+    let created = r#"{"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_w","content":"File created successfully at: /r/n.txt"}]},"toolUseResult":{"type":"create","filePath":"/r/n.txt","content":"hi\nthere\n","structuredPatch":[]}}"#;
+    assert_eq!(diff(parse_line(created, "t")).iter().filter(|(k, _)| k == "add").count(), 2);
 }
 
 #[test]
