@@ -28,11 +28,50 @@ pub trait Emit {
 
 impl Emit for Vec<Entry> {
     #[inline(never)]
-    fn emit(&mut self, e: Entry) {
-        if budget::admit(&e) {
+    fn emit(&mut self, mut e: Entry) {
+        if mid_run_usage(&mut e) && budget::admit(&e) {
             self.push(e);
         }
     }
+}
+
+/// The `subtype`s of a `result` that carries tokens spent on the way, not a run's end: one
+/// model call's ([`MODEL_CALL`]), an API request's or a subagent's (Cline), a step that ended
+/// to call tools (OpenCode). Copilot CLI's checkpoint (`usage`, a subtype hooks and entry
+/// lines use for their own results too) writes its text itself.
+pub const MID_RUN: [&str; 4] = [MODEL_CALL, "api_request", "subagent_usage", "tool-calls"];
+
+/// The released host shows every `result` as a row and an empty one as "Completed", which a
+/// reader takes for the run's end. So a mid-run result ([`MID_RUN`]) says what it counts
+/// (`tokens: 12 in · 5 out · 8 cache read`), and one that counts nothing (a failed attempt's
+/// 0 tokens) is not kept: the totals the host sums stay the same (docs/host-e2e.md, Results).
+fn mid_run_usage(e: &mut Entry) -> bool {
+    let Entry::Result { text, input_tokens: i, output_tokens: o, cached_tokens: r, cache_creation_tokens: w, cost_usd, subtype, is_error: false, .. } = e else {
+        return true;
+    };
+    if !MID_RUN.contains(&subtype.as_str()) {
+        return true;
+    }
+    let w = w.unwrap_or(0.0);
+    if !(*i + *o + *r + w + *cost_usd > 0.0) {
+        return false;
+    }
+    if text.is_empty() {
+        *text = tokens_text(*i, *o, *r, w);
+    }
+    true
+}
+
+/// `tokens: 12 in · 5 out · 8 cache read · 2 cache write` (the cache parts only when not 0).
+pub fn tokens_text(i: f64, o: f64, r: f64, w: f64) -> String {
+    let n = crate::json::num_text;
+    let mut text = format!("tokens: {} in · {} out", n(i), n(o));
+    for (k, v) in [("cache read", r), ("cache write", w)] {
+        if v > 0.0 {
+            let _ = core::fmt::Write::write_fmt(&mut text, format_args!(" · {} {k}", n(v)));
+        }
+    }
+    text
 }
 
 /// How sure a runtime module is that a parsed line is its own.
@@ -257,7 +296,7 @@ fn error_text_at(v: &Value, depth: usize) -> Option<String> {
         Value::Number(_) | Value::Bool(_) => Some(v.to_compact()),
         Value::Array(items) => {
             let parts: Vec<String> = items.iter().take(5).filter_map(|i| error_text_at(i, depth + 1)).collect();
-            (!parts.is_empty()).then(|| clip(&parts.join("; "), 300))
+            (!parts.is_empty()).then(|| clip(&crate::text::join(&parts, "; "), 300))
         }
         Value::Object(map) if depth < 4 => KEYS
             .iter()
@@ -486,6 +525,32 @@ pub(crate) mod json_test {
 #[cfg(test)]
 mod js_json_tests {
     use super::*;
+
+    #[test]
+    fn a_mid_run_result_says_what_it_counts_and_one_counting_nothing_is_not_kept() {
+        let call = |subtype: &str, input: f64, text: &str, is_error: bool| {
+            let mut e = Entry::untallied_result("T", text.owned(), subtype, is_error, Vec::new());
+            if let Entry::Result { input_tokens, output_tokens, cached_tokens, .. } = &mut e {
+                (*input_tokens, *output_tokens, *cached_tokens) = (input, 7.0 * input.min(1.0), 3.0 * input.min(1.0));
+            }
+            let mut out = Vec::new();
+            out.emit(e);
+            out.iter().map(|e| match e {
+                Entry::Result { text, .. } => text.clone(),
+                _ => unreachable!(),
+            }).collect::<Vec<_>>()
+        };
+        assert_eq!(call(MODEL_CALL, 12.0, "", false), ["tokens: 12 in · 7 out · 3 cache read"]);
+        assert_eq!(call("api_request", 12.0, "", false), ["tokens: 12 in · 7 out · 3 cache read"]);
+        // `usage` is also what hooks and entry lines call their own results: left as given.
+        assert_eq!(call("usage", 12.0, "", false), [""]);
+        // Its own words are kept; a failed attempt's 0 tokens add nothing the host could sum.
+        assert_eq!(call(MODEL_CALL, 12.0, "tokens: 12 in (3 cached)", false), ["tokens: 12 in (3 cached)"]);
+        assert!(call(MODEL_CALL, 0.0, "", false).is_empty());
+        // A run's end, or an error, is kept as it is, with or without tokens.
+        assert_eq!(call("success", 0.0, "", false), [""]);
+        assert_eq!(call(MODEL_CALL, 0.0, "", true), [""]);
+    }
 
     #[test]
     fn what_json_parse_accepts_is_read() {

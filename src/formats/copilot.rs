@@ -262,7 +262,15 @@ fn checkpoint(d: &Value, ts: &str, state: Option<&mut State>, out: &mut Vec<Entr
         }
         None => total,
     };
-    out.emit(tokens(ts, "usage", add));
+    if add.iter().all(|n| *n <= 0.0) {
+        return;
+    }
+    let mut e = tokens(ts, "usage", add);
+    if let Entry::Result { text, .. } = &mut e {
+        // Mid-run: the host shows an empty result as "Completed" (common::MID_RUN).
+        *text = common::tokens_text(add[0], add[1], add[2], 0.0);
+    }
+    out.emit(e);
 }
 
 fn tokens(ts: &str, subtype: &str, [input, output, cached]: [f64; 3]) -> Entry {
@@ -299,7 +307,7 @@ fn run_result(v: &Value, ts: &str) -> Entry {
     }
     let failed = code != 0.0;
     let errors = if failed { vec![format!("exit code {}", crate::json::num_text(code))] } else { Vec::new() };
-    Entry::untallied_result(ts, parts.join(" · "), if failed { "error" } else { "success" }, failed, errors)
+    Entry::untallied_result(ts, crate::text::join(&parts, " · "), if failed { "error" } else { "success" }, failed, errors)
 }
 
 #[cfg(test)]

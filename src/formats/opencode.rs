@@ -175,11 +175,9 @@ fn step_finish(part: &Value, ts: &str, out: &mut Vec<Entry>) {
     let cost = num_of(part, "cost");
     out.emit(Entry::Result {
         ts: ts.owned(),
-        text: if reason == "tool-calls" {
-            "step finished: tool calls".owned()
-        } else {
-            String::new()
-        },
+        // A `tool-calls` step is a model call on the way, not the run's end: its text says
+        // what it counts (`common::MID_RUN`).
+        text: String::new(),
         input_tokens: input,
         output_tokens: output,
         cached_tokens: cached,

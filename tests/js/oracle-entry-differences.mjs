@@ -213,6 +213,15 @@ export const ENTRY_DIFFERENCES = {
       return null;
     },
   },
+  "usage-row": {
+    adapters: ["opencode"],
+    reason:
+      "an OpenCode step that ended to call tools (a model call on the way): the host's row says `tool-calls`, ours what the step counts (`tokens: 10 in · 5 out · 4 cache read`), with the same subtype and counts, so no mid-run row reads like the run's end (docs/host-e2e.md, Results).",
+    covers(e, ctx) {
+      if (e.kind !== "result" || e.text !== e.subtype) return null;
+      return one(find(ctx, (o) => o.kind === "result" && o.subtype === e.subtype && sameUsage(o, e) && o.text.startsWith("tokens: ")));
+    },
+  },
   "pi-lifecycle": {
     adapters: ["pi"],
     reason: "Pi's `agent_start`/`agent_end` without usage: the host says `🚀 Pi agent started` / `✅ Pi agent finished`, ours `agent run started` / the run's result or `agent run finished`.",

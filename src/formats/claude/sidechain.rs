@@ -43,12 +43,10 @@ fn remember<T>(q: &mut VecDeque<T>, max: usize, item: T) {
 fn content_text(msg: &Value) -> String {
     match msg.get("content") {
         Some(Value::String(s)) => s.to_string(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| str_of(b, "type") == Some("text"))
-            .filter_map(|b| str_of(b, "text"))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Some(Value::Array(blocks)) => crate::text::join(
+            blocks.iter().filter(|b| str_of(b, "type") == Some("text")).filter_map(|b| str_of(b, "text")),
+            "\n",
+        ),
         _ => String::new(),
     }
 }
