@@ -408,6 +408,11 @@ fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(json::Valu
     if let Some(read) = common::parse_object_read(line) {
         return Some(read);
     }
+    if let Some(whole) = unredacted(line) {
+        *cleaned = whole;
+        let cleaned: &'a String = cleaned;
+        return common::parse_object(cleaned).map(|v| (v, false));
+    }
     if !has_controls(line) {
         return None;
     }
@@ -420,6 +425,104 @@ fn read_object<'a>(line: &'a str, cleaned: &'a mut String) -> Option<(json::Valu
     // of the JSON either.
     let json = cleaned.strip_prefix('\u{feff}').unwrap_or(cleaned);
     common::parse_object(json).map(|v| (v, false))
+}
+
+/// The marker the Paperclip server writes over what it takes for a secret.
+const MARK: &str = "***REDACTED***";
+
+/// A stored log line the Paperclip server's secret redaction broke, whole again. The server
+/// (`redaction.js`, 2026.916.1) replaces `<name>: "<value>"` where the name holds `token`,
+/// `password`, `secret`, `auth`, … with `<name>: "***REDACTED***"`. When the agent's *text*
+/// ends a JSON string with such a word (`"…the new tokens:"` then `},{"type":"toolCall"`),
+/// the pattern takes the string's closing quote for a value's opening one and replaces the
+/// JSON punctuation up to the next quote (`},{`) with the marker: the line is no longer JSON.
+/// The punctuation JSON allows there is put back (from the containers open at the marker:
+/// close some, then `,`, in an array maybe `{`), the first that makes the line parse. Its
+/// assignment pattern (`csrfToken = document.querySelector(\"…`) also takes the backslash
+/// of an escaped quote: the quote after such a marker inside a string is escaped again (the
+/// marker stays: what it replaced is not stored anywhere). A marker that opens a string is a
+/// redaction that kept the JSON whole and stays. Only for a line that failed to parse and
+/// holds one to four markers; bounded tries on lines up to 256 KiB.
+fn unredacted(line: &str) -> Option<String> {
+    // At most 4 markers (each is a level of the search below; real lines have one or two).
+    let (mut marks, mut rest) = (0, line);
+    while let Some(i) = text::find(rest, MARK) {
+        marks += 1;
+        rest = cut(rest, i + MARK.len()..);
+    }
+    if line.len() > 256 << 10 || marks == 0 || marks > 4 {
+        return None;
+    }
+    let mut tries = 24u8;
+    undo_redaction(line.owned(), 0, &mut tries)
+}
+
+fn undo_redaction(s: String, from: usize, tries: &mut u8) -> Option<String> {
+    // The first marker at or after `from` whose first quote closes a string, and the
+    // containers open there (with where each opened).
+    let b = s.as_bytes();
+    let (mut in_str, mut esc, mut stack, mut at) = (false, false, Vec::new(), None);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                if i >= from && cut(&s, i + 1..).starts_with(MARK) && b.get(i + 1 + MARK.len()) == Some(&b'"') {
+                    at = Some(i);
+                    break;
+                }
+                in_str = false;
+            } else if c == b'*' && i >= from && cut(&s, i..).starts_with(MARK) && b.get(i + MARK.len()) == Some(&b'"') {
+                // `csrfToken = ***REDACTED***"meta…`: an assignment's value replaced up to an
+                // escaped quote, whose backslash went with it. The quote is text again (or
+                // it is the string's own end: then the search goes on as it was).
+                let end = i + MARK.len();
+                if let Some(done) = undo_redaction(format!("{}\\{}", cut(&s, ..end), cut(&s, end..)), end + 2, tries) {
+                    return Some(done);
+                }
+                if *tries == 0 {
+                    return None;
+                }
+            }
+        } else if c == b'"' {
+            in_str = true;
+        } else if c == b'{' || c == b'[' {
+            stack.push((c, i));
+        } else if c == b'}' || c == b']' {
+            stack.pop();
+        }
+    }
+    let Some(q) = at else {
+        *tries = tries.checked_sub(1)?;
+        return json::read::is_json(&s).then_some(s);
+    };
+    // The name after the marker, as a key (`"type":`): staying in an object that already has
+    // that key would read two blocks as one (a text block's `,"type":"toolCall"`).
+    let after = cut(&s, q + MARK.len() + 2..);
+    let key = format!("\"{}\":", cut(after, ..text::find(after, "\"").unwrap_or(0)));
+    for k in 0..stack.len().min(4) {
+        let (top, start) = stack[stack.len() - 1 - k];
+        if top == b'{' && text::find(cut(&s, start..q), &key).is_some() {
+            continue;
+        }
+        for open in ["", "{"] {
+            if !open.is_empty() && top != b'[' {
+                continue;
+            }
+            let closes: String = stack.iter().rev().take(k).map(|&(c, _)| if c == b'{' { '}' } else { ']' }).collect();
+            let x = format!("{closes},{open}");
+            let next = format!("{}{x}{}", cut(&s, ..=q), cut(&s, q + MARK.len() + 1..));
+            if let Some(done) = undo_redaction(next, q + x.len() + 2, tries) {
+                return Some(done);
+            }
+            if *tries == 0 {
+                return None;
+            }
+        }
+    }
+    None
 }
 
 /// Whether a line holds a C0 control other than tab, DEL or a C1 control (what the
@@ -910,6 +1013,45 @@ mod tests {
         assert_eq!(parse_line("STDERR= handshake failed", "t"), vec![Entry::stderr("t", "handshake failed")]);
         assert_eq!(parse_line("stderr output follows", "t"), vec![Entry::stdout("t", "stderr output follows")]);
         assert!(matches!(&parse_line("stdout:", "t")[0], Entry::Stdout { .. }));
+    }
+
+    #[test]
+    fn a_line_the_hosts_secret_redaction_broke_reads_as_written() {
+        // A real pi session line (tests/fixtures/pi/pi-session-large-session.jsonl, line 242)
+        // as the released Paperclip server stored it: its redaction took `tokens:"` (the end
+        // of the agent's text) for a secret's name and value and replaced `},{` with the
+        // marker (seen in `make host-e2e`).
+        let fixture = include_str!("../tests/fixtures/pi/pi-session-large-session.jsonl");
+        let line = fixture.lines().nth(241).unwrap();
+        let stored = line.replacen(r#"tokens:"},{""#, r#"tokens:"***REDACTED***""#, 1);
+        assert_ne!(stored, line);
+        assert!(common::parse_object(&stored).is_none());
+        assert_eq!(parse_line(&stored, "t"), parse_line(line, "t"));
+        // Closing two containers, in an array's next object, two markers on one line.
+        let two = r#"{"a":[{"t":"password:"},{"t":"my token:"}],"b":{"c":"auth:","d":1}}"#;
+        let stored = two.replace(r#"password:"},{""#, r#"password:"***REDACTED***""#).replace(r#"auth:","#, r#"auth:"***REDACTED***"#);
+        assert_eq!(unredacted(&stored).as_deref(), Some(two));
+        // A redaction that kept the JSON whole is the line as it is; one whose lost text is no
+        // punctuation stays unreadable (shown as text, as before).
+        let kept = r#"{"type":"system","api_key":"***REDACTED***"}"#;
+        assert!(common::parse_object(kept).is_some() && unredacted(kept).as_deref() == Some(kept));
+        assert!(unredacted(r#"{"a":"token:"***REDACTED***"b"}"#).is_none());
+        // Text of any script around the marker (the search steps through it byte by byte).
+        assert_eq!(unredacted(r#"{"a":["é token:"***REDACTED***"ß…"],"b":"中 = ***REDACTED***"x"}"#).as_deref(), Some(r#"{"a":["é token:","ß…"],"b":"中 = ***REDACTED***\"x"}"#));
+        // A marker anywhere in a line of any script: no panic, whatever it gives.
+        let line = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"é 中 token:"},{"type":"tool_use","id":"t","input":{"p":"ß"…"}}]}}"#;
+        for (i, _) in line.char_indices() {
+            for m in [r#"***REDACTED***"#, r#""***REDACTED***""#, r#"***REDACTED***""#] {
+                let _ = parse_line(&format!("{}{m}{}", &line[..i], &line[i..]), "t");
+            }
+        }
+        // Bounded: past four markers nothing is tried; four that fit nothing end in bounded time.
+        let many = format!("{{\"a\":[{}\"z\"]}}", r#"{"t":"token:"***REDACTED***"x"},"#.repeat(5));
+        assert!(unredacted(&many).is_none());
+        let deep = format!("{}{{\"t\":\"token:\"***REDACTED***\"b\"}}{}", "[".repeat(4000), "]".repeat(4000)).repeat(4);
+        let t0 = std::time::Instant::now();
+        assert!(unredacted(&deep).is_none());
+        assert!(t0.elapsed().as_millis() < 500, "{:?}", t0.elapsed());
     }
 
     #[test]
