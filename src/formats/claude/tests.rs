@@ -547,22 +547,28 @@ fn a_reminder_repeated_after_every_read_shows_once_per_session() {
     assert_eq!(kinds(parse_line(&read("t4", "Consider malware."), "t")), ["tool_result", "system"]);
 }
 
+/// The `diff` entries of `entries`, as (change type, text).
+fn diffs(entries: Vec<Entry>) -> Vec<(String, String)> {
+    entries
+        .into_iter()
+        .filter_map(|e| match e {
+            Entry::Diff { change_type, text, .. } => Some((change_type.to_string(), text)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
 #[test]
 fn edit_and_write_calls_come_with_their_diff() {
     // stream-json (`session_id`): the call's fragments are all the log has.
     let call = |name: &str, input: &str| {
         format!(r#"{{"type":"assistant","uuid":"a","session_id":"s","message":{{"id":"m-{name}","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{name}","name":"{name}","input":{input}}}]}}}}"#)
     };
-    let diff = |line: &str| -> Vec<(String, String)> {
-        parse_line(line, "t")
-            .into_iter()
-            .filter_map(|e| match e {
-                Entry::Diff { change_type, text, .. } => Some((change_type.to_string(), text)),
-                _ => None,
-            })
-            .collect()
-    };
-    let pairs = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+    let diff = |line: &str| diffs(parse_line(line, "t"));
     let edit = call("Edit", r#"{"file_path":"/r/a.rs","old_string":"fn a() {\n    1\n}","new_string":"fn a() {\n    2\n}"}"#);
     assert!(matches!(parse_line(&edit, "t").first(), Some(Entry::ToolCall { .. })), "the call comes first");
     assert_eq!(
@@ -582,16 +588,7 @@ fn edit_and_write_calls_come_with_their_diff() {
 /// edit shows no diff at all).
 #[test]
 fn a_session_files_edit_diff_comes_from_its_structured_patch() {
-    let diff = |entries: Vec<Entry>| -> Vec<(String, String)> {
-        entries
-            .into_iter()
-            .filter_map(|e| match e {
-                Entry::Diff { change_type, text, .. } => Some((change_type.to_string(), text)),
-                _ => None,
-            })
-            .collect()
-    };
-    let pairs = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+    let diff = diffs;
     let call = r#"{"type":"assistant","uuid":"a","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_e","name":"Edit","input":{"file_path":"/r/a.rs","old_string":"    1","new_string":"    2"}}]}}"#;
     let result = r#"{"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e","content":"The file /r/a.rs has been updated."}]},"toolUseResult":{"filePath":"/home/someone/projects/a-long-worktree-name/lib/a_module/live/transcript_computers.rs","oldString":"    1","newString":"    2","structuredPatch":[{"oldStart":40,"oldLines":3,"newStart":40,"newLines":3,"lines":[" fn a() {","-    1","+    2"," }"]}]}}"#;
     // A path longer than the 64 bytes a shape keeps of other strings.
