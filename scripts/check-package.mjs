@@ -25,12 +25,18 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // result (its model, reasoning, an hour's cache writes, a model call's id), counts clamped to
 // what a log can mean, CR-only records, errors that quote a JSON body and Goose's fixes
 // (2026-12-07) took the default file to 131.4 KB and the stateful Claude and Amp files to
-// 72.3 KB. The ceilings are the budgets decided for 25 formats, in this file's unit (KiB):
-// default file 135 KiB, each per-runtime file 72 KiB; the stateful ui-parser.js has none
-// (~3% above today). A new module that needs more says so here.
+// 72.3 KB. Reading back lines the released host's secret redaction broke (the first real
+// Paperclip class not of any runtime: 11 of 199 redacted lines of the fixtures and corpus)
+// took 1.0 KB in every file, pi's RPC mode and usage rows that say what they count 0.7 KB in
+// the default file: the stateful ui-parser.js past its 150,000 (2026-12-07), now 152,000.
+// Amplifier's bridge reader took 0.8 KB in the default file and 1.2 KB in the stateful one
+// (its call numbering), past 152,000: now 154,000.
+// The ceilings are the budgets decided for 25 formats, in this file's unit (KiB): default
+// file 135 KiB, each per-runtime file 72 KiB; the stateful ui-parser.js has none (~1% above
+// today). A new module that needs more says so here.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024 };
-const CEILING = { default: 135 * 1024, full: 150_000, runtime: 72 * 1024 };
-const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter", "agy", "copilot", "droid", "goose", "kiro"];
+const CEILING = { default: 135 * 1024, full: 154_000, runtime: 72 * 1024 };
+const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter", "agy", "copilot", "droid", "goose", "kiro", "amplifier"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";
 BUDGET["dist/ui-parser.stateless.js"] = "default";

@@ -30,6 +30,9 @@ const CASES: &[Case] = &[
     Case { file: "droid/vibekanban-edits-and-execution.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
     Case { file: "droid/vibekanban-rc-claude.jsonl", format: Format::Droid, has_result: false, stateless_lines: true, init: true },
     Case { file: "droid/derived-completion.jsonl", format: Format::Droid, has_result: true, stateless_lines: true, init: true },
+    Case { file: "amplifier/derived-bridge-run.jsonl", format: Format::Amplifier, has_result: true, stateless_lines: true, init: true },
+    Case { file: "amplifier/derived-bridge-timeout.jsonl", format: Format::Amplifier, has_result: true, stateless_lines: true, init: true },
+    Case { file: "amplifier/doc-protocol-examples.jsonl", format: Format::Amplifier, has_result: true, stateless_lines: true, init: true },
     Case { file: "copilot/agentshore-copilot_json_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/agentshore-copilot_json_tool_denied_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/derived-sdk-events.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
@@ -152,6 +155,7 @@ fn cli_and_adapter_names_select_their_reader() {
         ("qwen", Format::Claude),
         ("kiro", Format::Kiro),
         ("kiro-cli", Format::Kiro),
+        ("amplifier_local", Format::Amplifier),
     ] {
         assert_eq!(Format::from_name(name), Some(f), "{name}");
     }

@@ -45,6 +45,8 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
     ("goose/derived-error-run.jsonl", &["result"], "as derived-banner-auth-error.jsonl"),
     ("agy/untether-resume_after_interrupt.jsonl", &["result"], "a resumed conversation's `result.usage` counts its earlier runs: stateful, the run's own steps; read alone, the conversation's total (docs/formats/agy.md)"),
     ("agy/untether-continue_workspace.jsonl", &["result"], "as untether-resume_after_interrupt.jsonl"),
+    ("amplifier/derived-bridge-run.jsonl", &["tool_call", "tool_result"], "Amplifier's bridge gives no call ids: read alone a call and its result share `amplifier-<tool>`, the stateful parser numbers each tool's calls (docs/formats/amplifier.md)"),
+    ("amplifier/doc-protocol-examples.jsonl", &["tool_call", "tool_result"], "as derived-bridge-run.jsonl"),
     ("kiro/derived-ansi-run.txt", &["stdout", "assistant", "tool_result", "system"], "Kiro's unmarked lines are the answer's text or the open tool's output only to a parser that has seen its marks; stateless a header gives its call an empty result and a completion line is a notice"),
     ("kiro/derived-plain-run.txt", &["stdout", "assistant", "tool_result", "system", "stderr"], "as derived-ansi-run.txt; and uncoloured, the first `> ` line before any Kiro mark is plain text on both paths, a failure line stderr when read alone, the error text after it stderr only to the stateful parser"),
     ("kiro/derived-parallel-run.txt", &["stdout", "assistant", "tool_result", "system", "thinking", "stderr"], "as derived-ansi-run.txt; a reasoning step's later lines are thinking, and a validation failure's text stderr, only to the stateful parser"),

@@ -18,6 +18,8 @@ pub mod common;
 pub mod acp;
 #[cfg(feature = "amp")]
 pub mod amp;
+#[cfg(feature = "amplifier")]
+pub mod amplifier;
 #[cfg(feature = "claude")]
 pub mod claude;
 #[cfg(feature = "codex")]
@@ -104,6 +106,8 @@ pub enum Format {
     Goose,
     /// Kiro CLI `kiro-cli chat --no-interactive` terminal text; read from text lines (kiro.rs).
     Kiro,
+    /// Amplifier through its Paperclip bridge's JSONL protocol v1.0 (amplifier.rs).
+    Amplifier,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -161,6 +165,9 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("copilot_local", Format::Copilot),
     ("copilot-local", Format::Copilot),
     ("github-copilot", Format::Copilot),
+    ("amplifier", Format::Amplifier),
+    ("amplifier_local", Format::Amplifier),
+    ("amplifier-local", Format::Amplifier),
     ("droid", Format::Droid),
     ("factory-droid", Format::Droid),
     ("droid_local", Format::Droid),
@@ -218,14 +225,17 @@ impl Format {
     /// camelCase `result` lines would otherwise take its result line and lose its cost.
     /// Letta comes before Claude because Claude claims every `stream_event` and `system/init`,
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
-    /// `run_ids`) that no Claude line has.
-    pub const JSON: [Format; 20] = [
+    /// `run_ids`) that no Claude line has. Amplifier's bridge comes before Gemini, which
+    /// claims every `init` with a `session_id`: the bridge's carries a `bundle` no Gemini
+    /// line has.
+    pub const JSON: [Format; 21] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
         Format::Letta,
         Format::Claude,
         Format::Codex,
+        Format::Amplifier,
         Format::Gemini,
         Format::OpenCode,
         Format::Pi,
@@ -271,6 +281,7 @@ impl Format {
             Format::Droid => "droid",
             Format::Goose => "goose",
             Format::Kiro => "kiro",
+            Format::Amplifier => "amplifier",
             Format::Plain => "plain",
         }
     }
@@ -311,6 +322,7 @@ impl Format {
             Format::Droid => cfg!(feature = "droid"),
             Format::Goose => cfg!(feature = "goose"),
             Format::Kiro => cfg!(feature = "kiro"),
+            Format::Amplifier => cfg!(feature = "amplifier"),
             Format::Plain => true,
         }
     }
@@ -358,6 +370,8 @@ impl Format {
             Format::Droid => droid::detect(v),
             #[cfg(feature = "goose")]
             Format::Goose => goose::detect(v),
+            #[cfg(feature = "amplifier")]
+            Format::Amplifier => amplifier::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -401,6 +415,8 @@ pub struct States {
     pub goose: goose::State,
     #[cfg(feature = "agy")]
     pub agy: agy::State,
+    #[cfg(feature = "amplifier")]
+    pub amplifier: amplifier::State,
 }
 
 /// Parses one JSON object line as `format`. `states` is `None` on the stateless path.
@@ -453,6 +469,8 @@ pub fn parse_json(
         Format::Droid => droid::parse(v, line, ts, states.map(|s| &mut s.droid), out),
         #[cfg(feature = "goose")]
         Format::Goose => goose::parse(v, line, ts, states.map(|s| &mut s.goose), out),
+        #[cfg(feature = "amplifier")]
+        Format::Amplifier => amplifier::parse(v, line, ts, states.map(|s| &mut s.amplifier), out),
         // Hermes and Kiro print text; a JSON line in their streams is read as whichever
         // runtime it is.
         #[cfg(any(feature = "hermes", feature = "kiro"))]
