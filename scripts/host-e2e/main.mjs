@@ -15,7 +15,8 @@
 // >= the built-in's (rows are reported, not asserted: see below). Writes
 // target/host-e2e/result.json and docs/screenshots/host-e2e-*.png (the numbers go in
 // docs/host-e2e.md by hand, dated). Server and Postgres are stopped on every exit path.
-// Environment: AGENTLINES_CORPUS (the shared corpus), HOST_E2E_PORT (default 3199), CHROMIUM
+// Environment: AGENTLINES_CORPUS (the shared corpus), HOST_E2E_ONLY (log names, comma-separated:
+// only those), HOST_E2E_PORT (default 3199), CHROMIUM
 // (default /usr/bin/chromium), HOST_E2E_DUMP=1 (save each page's HTML in target/host-e2e/).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
@@ -23,18 +24,53 @@ import { fileURLToPath } from "node:url";
 import { paths, install, prepareInstance, startServer, stopPostgres, listeners, api } from "./server.mjs";
 import { buildAdapterPackage, setupCompany, makeRun, waitRun, storedLog, runUrl } from "./runs.mjs";
 import { pageScript, countRows } from "./page.mjs";
+import { redactionCheck } from "./redaction.mjs";
 import { sharedCorpus } from "../../bench/lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const p = paths(root);
 const log = (...a) => console.error("[host-e2e]", ...a);
-// The real logs: the small one is a committed fixture; the 3.3 MB one is in the shared corpus
-// (found as the benchmarks find it: AGENTLINES_CORPUS or ../shared/corpus), else skipped.
+// One real capture per runtime family, replayed through our file (provenance: each fixture
+// folder's PROVENANCE.md; "derived" where no real output exists). `builtin`: also replayed
+// through the host's own parser (only Claude's can be: its adapter runs a replaying `claude`).
+// `ends`: the run ends the log itself records (a final result, a turn's completion), reviewed
+// by hand: the only result rows the page may show that do not say what they count (a row
+// "tokens: …" is one model call's usage, which the host sums; docs/host-e2e.md, Results).
 const corpus = sharedCorpus();
+const F = (dir, file) => join(root, "tests", "fixtures", dir, file);
 const LOGS = [
-  { name: "hivemind-background-default", file: join(root, "tests", "fixtures", "claude", "stream-hivemind-background-default.jsonl") },
-  ...(corpus ? [{ name: "claude-session-spotter-fa812bfe", file: join(corpus, "bench", "claude-session-spotter-fa812bfe.jsonl") }] : []),
-];
+  // A background-subagent run cut before its `result` line: no end of its own.
+  { name: "hivemind-background-default", family: "Claude Code stream-json", file: F("claude", "stream-hivemind-background-default.jsonl"), builtin: true, ends: 0 },
+  ...(corpus ? [{ name: "claude-session-spotter-fa812bfe", family: "Claude Code session file", file: join(corpus, "bench", "claude-session-spotter-fa812bfe.jsonl"), builtin: true, ends: 0, shot: true }] : []),
+  { name: "codex-exec-takopi-all-formats", family: "Codex exec --json", file: F("codex", "takopi-codex_exec_json_all_formats.jsonl"), ends: 2 },
+  { name: "codex-rollout-agentcmd", family: "Codex rollout", file: F("codex", "agentcmd-rollout-2025-09-24T20-12-23.jsonl"), ends: 0 },
+  { name: "gemini-untether-stream", family: "Gemini CLI stream-json", file: F("gemini", "untether-gemini_stream_success.jsonl"), ends: 1 },
+  { name: "opencode-takopi-stream", family: "OpenCode run --format json", file: F("opencode", "takopi-opencode_stream_success.jsonl"), ends: 1 },
+  { name: "cursor-full-session", family: "Cursor Agent stream-json", file: F("cursor", "cursorhack-full_session.jsonl"), ends: 1 },
+  { name: "pi-takopi-stream", family: "pi --mode json", file: F("pi", "takopi-pi_stream_success.jsonl"), ends: 1 },
+  { name: "pi-session-large", family: "pi / OpenClaw session file", file: F("pi", "pi-session-large-session.jsonl"), ends: 0 },
+  { name: "openclaw-gateway-chat", family: "OpenClaw gateway", file: F("openclaw", "gateway-chat-run.jsonl"), ends: 1 },
+  { name: "acpx-engine-run", family: "ACP (acpx engine)", file: F("acp", "acpx-engine-run.jsonl"), ends: 1 },
+  { name: "acp-jsonrpc-session", family: "ACP (JSON-RPC)", file: F("acp", "acp-jsonrpc-session.jsonl"), ends: 1 },
+  { name: "agy-untether-subagent", family: "Antigravity (agy)", file: F("agy", "untether-subagent.jsonl"), ends: 1 },
+  { name: "copilot-agentshore-1.0.94", family: "GitHub Copilot CLI", file: F("copilot", "agentshore-copilot_json_1_0_94.jsonl"), ends: 1 },
+  { name: "droid-vibekanban-edits", family: "Factory Droid", file: F("droid", "vibekanban-edits-and-execution.jsonl"), ends: 0 },
+  { name: "goose-derived-banner", family: "Goose (derived)", file: F("goose", "derived-banner-stream-json.jsonl"), ends: 1 },
+  { name: "kiro-paperclip-adapter", family: "Kiro CLI", file: F("kiro", "paperclip-kiro-adapter-stdout.txt"), ends: 0 },
+  { name: "amp-untether-stream", family: "Amp", file: F("amp", "untether-amp_stream_success.jsonl"), ends: 1 },
+  { name: "grok-paperclip-adapter", family: "Grok", file: F("grok", "paperclip-adapter-run.jsonl"), ends: 1 },
+  { name: "kimi-paperclip-adapter", family: "Kimi", file: F("kimi", "paperclip-adapter-run.jsonl"), ends: 0 },
+  { name: "cursor-cloud-paperclip", family: "Cursor Cloud", file: F("cursor_cloud", "paperclip-adapter-run.jsonl"), ends: 1 },
+  { name: "hermes-local", family: "Hermes", file: F("hermes", "hermes-local-run.txt"), ends: 0 },
+  { name: "openrouter-qwen-tools", family: "OpenRouter (Qwen)", file: F("openrouter", "qwen-openrouter-tool-run.jsonl"), ends: 1 },
+  { name: "openhands-doc-json", family: "OpenHands", file: F("openhands", "doc-json-output.jsonl"), ends: 0 },
+  { name: "cline-derived", family: "Cline (derived)", file: F("cline", "derived-json-run.jsonl"), ends: 1 },
+  { name: "letta-derived", family: "Letta (derived)", file: F("letta", "derived-stream-json.jsonl"), ends: 1 },
+  { name: "amplifier-derived", family: "Amplifier bridge (derived)", file: F("amplifier", "derived-bridge-run.jsonl"), ends: 1 },
+].filter((l) => !process.env.HOST_E2E_ONLY || process.env.HOST_E2E_ONLY.split(",").includes(l.name));
+
+/** A result row that says it is one model call's (or checkpoint's) usage, not a run's end. */
+const MID_RUN_ROW = /^tokens: /;
 
 let server = null;
 let browser = null;
@@ -55,6 +91,9 @@ async function main() {
   const t0 = Date.now();
   const versions = install(p);
   log(`tools ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: node ${versions.node}, paperclipai ${versions.paperclip}`);
+  // The server's redaction of stored logs, on every line we have (no server needed).
+  const red = await redactionCheck(p, root, parserFile, corpus);
+  log(`redaction: ${red.redacted} lines of ${red.files} files redacted by the server, ${red.broken} no longer JSON, ${red.broken - red.wrong.length} of them read as written`);
   prepareInstance(p);
   server = await startServer(p, { port: Number(process.env.HOST_E2E_PORT ?? 3199) });
   log(`server up at ${server.base}`);
@@ -68,7 +107,7 @@ async function main() {
   const replayCommand = join(root, "scripts", "host-e2e", "claude-replay.mjs");
   const runs = [];
   for (const l of LOGS) {
-    for (const which of ["ours", "builtin"]) {
+    for (const which of l.builtin ? ["ours", "builtin"] : ["ours"]) {
       const { agent, run } = await makeRun(call, company, { which, log: l, adapterType: installed.type, replayCommand });
       const done = await waitRun(call, run.id);
       const stored = await storedLog(call, run.id);
@@ -78,7 +117,7 @@ async function main() {
       // stored and rendered, which is all that is compared. Ours must succeed.
       if (which === "ours" && done.status !== "succeeded") throw new Error(`${which} ${l.name}: run ${done.status} (${done.error ?? ""})`);
       if (!stored.stdoutBytes) throw new Error(`${which} ${l.name}: run ${done.status} stored no stdout (${done.error ?? ""})`);
-      runs.push({ which, log: l.name, url: runUrl(server.base, company, agent, run), stored, status: done.status, error: done.error ?? null });
+      runs.push({ which, log: l.name, family: l.family, url: runUrl(server.base, company, agent, run), stored, status: done.status, error: done.error ?? null });
     }
   }
 
@@ -96,31 +135,49 @@ async function main() {
     else log("as shipped: NO #12223 error — upstream may have fixed it; the workaround in page.mjs may be dropped");
   }
   // (b)+(c) with the workaround, every run.
-  mkdirSync(join(root, "docs", "screenshots"), { recursive: true });
+  mkdirSync(join(root, "docs", "screenshots", "host-e2e"), { recursive: true });
   for (const r of runs) {
-    const shot = r.log === LOGS[LOGS.length - 1].name ? join(root, "docs", "screenshots", `host-e2e-${r.which}.png`) : null;
+    // The big Claude session: full-size PNGs (docs/host-e2e.md links them); every other run:
+    // the transcript box's first screen as a small JPEG, one per runtime family.
+    const big = LOGS.find((l) => l.name === r.log)?.shot;
+    const shot = big ? join(root, "docs", "screenshots", `host-e2e-${r.which}.png`)
+      : r.which === "ours" ? join(root, "docs", "screenshots", "host-e2e", `${r.log}.jpg`) : null;
     const m = await measure(r, { fix: true, shot });
-    result.runs.push({ which: r.which, log: r.log, status: r.status, error: r.error, stored: r.stored, ...m });
+    result.runs.push({ which: r.which, log: r.log, family: r.family, status: r.status, error: r.error, stored: r.stored, ...m });
     log(`${r.which} ${r.log}: ${m.rows} rows, ${m.rawJson} raw-JSON lines in ${m.rawJsonRows} rows, ${m.loadMoreClicks} load-more, stable after ${m.renderMs} ms, page errors ${m.pageErrors.length}, worker errors ${m.workerErrors.length}`);
   }
   mkdirSync(p.work, { recursive: true });
   writeFileSync(join(p.work, "result.json"), JSON.stringify(result, null, 2) + "\n");
 
-  const fails = [];
+  const fails = red.wrong.map((w) => `a line the server's redaction broke reads otherwise than as written: ${w}`);
+  result.redaction = { files: red.files, redacted: red.redacted, broken: red.broken, wrong: red.wrong.length };
   for (const l of LOGS) {
     const o = result.runs.find((r) => r.which === "ours" && r.log === l.name);
     const b = result.runs.find((r) => r.which === "builtin" && r.log === l.name);
     // The counter reads the 2026.916.1 page layout; a layout it does not know must fail loudly.
-    for (const x of [o, b]) if (!x.found || x.rows === 0) fails.push(`${l.name}: ${x.which}: no transcript rows found on the run page`);
+    for (const x of [o, b]) if (x && (!x.found || x.rows === 0)) fails.push(`${l.name}: ${x.which}: no transcript rows found on the run page`);
+    // Result rows: the run's own ends, and model calls' usage rows that say so ("tokens: …").
+    const ends = o.results.filter((t) => !MID_RUN_ROW.test(t));
+    if (ends.length !== l.ends) fails.push(`${l.name}: ours shows ${ends.length} result rows that are not usage rows (${JSON.stringify(ends.slice(0, 5))}), the log has ${l.ends} run end(s)`);
+    if (o.loneToolCards) fails.push(`${l.name}: ours shows ${o.loneToolCards} tool cards without a call (a result the host could not pair)`);
     if (o.rawJson !== 0) fails.push(`${l.name}: ours shows ${o.rawJson} raw-JSON lines in ${o.rawJsonRows} rows`);
     if (o.pageErrors.length || o.workerErrors.length) fails.push(`${l.name}: errors ${JSON.stringify([...o.pageErrors, ...o.workerErrors])}`);
     if (!o.parserReady) fails.push(`${l.name}: our parser's worker never answered ready`);
     // Not rows >= the built-in's: ours has fewer on purpose (progress notices no longer split
     // tool groups, thinking ticks fold; docs/entries.md, "What shows no row"), so the check is
     // on what the rows carry.
-    if (o.toolCalls < b.toolCalls) fails.push(`${l.name}: ours shows ${o.toolCalls} tool calls < built-in ${b.toolCalls}`);
-    log(`${l.name}: ours ${o.rows} rows, ${o.toolCalls} tool calls, ${o.rawJson} raw JSON, ${o.renderMs} ms; built-in ${b.rows} rows, ${b.toolCalls} tool calls, ${b.rawJson} raw JSON in ${b.rawJsonRows} rows, ${b.renderMs} ms`);
+    if (b && o.toolCalls < b.toolCalls) fails.push(`${l.name}: ours shows ${o.toolCalls} tool calls < built-in ${b.toolCalls}`);
+    log(`${l.name} (${l.family}): ours ${o.rows} rows, ${o.toolCalls} tool calls, ${ends.length} end rows, ${o.results.length - ends.length} usage rows, ${o.rawJson} raw JSON (${o.redactedJson} lines the host's redaction broke), ${o.renderMs} ms` +
+      (b ? `; built-in ${b.rows} rows, ${b.toolCalls} tool calls, ${b.rawJson} raw JSON in ${b.rawJsonRows} rows, ${b.renderMs} ms` : ""));
   }
+  // The table docs/host-e2e.md shows (copied from here, dated).
+  const md = ["| runtime family | log | rows | tool calls shown | run-end rows | usage rows (`tokens: …`) | raw-JSON lines | lines the host's redaction broke | tool cards without a call |", "|---|---|---|---|---|---|---|---|---|"];
+  for (const l of LOGS) {
+    const o = result.runs.find((r) => r.which === "ours" && r.log === l.name);
+    const usage = o.results.filter((t) => MID_RUN_ROW.test(t)).length;
+    md.push(`| ${l.family} | ${l.name} | ${o.rows} | ${o.toolCalls} | ${o.results.length - usage} | ${usage} | ${o.rawJson} | ${o.redactedJson} | ${o.loneToolCards} |`);
+  }
+  writeFileSync(join(p.work, "families.md"), md.join("\n") + "\n");
   if (!result.asShipped.bug12223) log("note: #12223 not reproduced as shipped (see above)");
   if (fails.length) throw new Error(`host-e2e failed:\n  ${fails.join("\n  ")}`);
   log(`ok in ${((Date.now() - t0) / 1000).toFixed(0)} s; numbers in ${join(p.work, "result.json")}`);
@@ -167,7 +224,7 @@ async function measure(r, { fix, shot = null }) {
       return scroller;
     });
     await page.waitForTimeout(300);
-    await box.asElement().screenshot({ path: shot });
+    await box.asElement().screenshot(shot.endsWith(".jpg") ? { path: shot, quality: 55 } : { path: shot });
     // Ours: also the first of the host's diff cards (a row labelled by a file name: the
     // host's card for our `diff` entries), scrolled to the top of the box.
     const found = await page.evaluate(() => {
@@ -181,13 +238,13 @@ async function measure(r, { fix, shot = null }) {
       scroller.scrollTop += row.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 8;
       return true;
     });
-    if (found && r.which === "ours") {
+    if (found && r.which === "ours" && shot.endsWith(".png")) {
       await page.waitForTimeout(300);
       await box.asElement().screenshot({ path: shot.replace(/\.png$/, "-diff.png") });
     }
   }
   await ctx.close();
-  return { found: c.found, rows: c.rows, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
+  return { found: c.found, rows: c.rows, results: c.results, loneToolCards: c.loneToolCards, redactedJson: c.redactedJson, rawJson: c.rawJson, rawJsonRows: c.rawJsonRows, toolCalls: c.toolCalls, byKind: c.byKind, loadMoreClicks: loads, renderMs, pageErrors, workerErrors: probe.workerErrors, parserReady: probe.ready, fixApplied: probe.fixApplied };
 }
 
 main().then(cleanup, async (e) => {

@@ -62,24 +62,36 @@ export function countRows() {
   const header = [...document.querySelectorAll("span")].find((s) => /^Transcript \(\d+\)$/.test(s.textContent.trim()));
   const loadMore = [...document.querySelectorAll("button")].some((b) => /load more log/i.test(b.textContent));
   const list = header?.parentElement?.nextElementSibling?.firstElementChild;
-  if (!list) return { rows: 0, rawJson: 0, rawJsonRows: 0, toolCalls: 0, byKind: {}, loadMore, found: false };
-  let rawJson = 0, rawJsonRows = 0, toolCalls = 0;
+  if (!list) return { rows: 0, rawJson: 0, rawJsonRows: 0, toolCalls: 0, byKind: {}, results: [], loneToolCards: 0, redactedJson: 0, loadMore, found: false };
+  let rawJson = 0, rawJsonRows = 0, toolCalls = 0, loneToolCards = 0, redactedJson = 0;
+  const results = [];
   const byKind = {};
   for (const row of list.children) {
     const text = row.innerText ?? row.textContent;
     // A JSON object line, whole or cut by the host's 64 Ki-char chunk truncation.
-    const n = text.split("\n").filter((l) => /^\{"[^"]*":/.test(l.trim())).length;
+    // A line the host's own secret redaction broke (its stored log replaced what followed a
+    // string ending in "token:"/"password:"/… with ***REDACTED***) is counted apart.
+    const json = text.split("\n").filter((l) => /^\{"[^"]*":/.test(l.trim()));
+    const n = json.filter((l) => !l.includes("***REDACTED***")).length;
+    redactedJson += json.length - n;
     rawJson += n;
     if (n) rawJsonRows++;
     const labelEl = row.querySelector('[class*="uppercase"]');
     const raw = labelEl ? labelEl.textContent.trim() : "";
     const label = raw ? raw.replace(/\d+/g, "#").toLowerCase() : "(text)";
     byKind[label] = (byKind[label] ?? 0) + 1;
+    // A result row: the host renders a non-error result's text (or "Completed") as sky-blue
+    // Markdown with no label, an error result under the label "result".
+    const ok = row.querySelector('[class*="mt-0"][class*="text-sky-700"]');
+    if (ok) results.push(ok.innerText.trim());
+    else if (label === "result") results.push(text.trim().replace(/^result\s*/i, ""));
+    // The host's card for a tool result it could not pair with a call (named "tool").
+    if (label === "used tool") loneToolCards++;
     // Tool calls behind a row: "Executed 3 commands", "Used Edit (2 calls)", "Used Read".
     if (/^(used|using|executed|executing)\b/i.test(raw)) {
       const m = raw.match(/\((\d+) calls?\)/) ?? raw.match(/(\d+)/);
       toolCalls += m ? Number(m[1]) : 1;
     }
   }
-  return { rows: list.children.length, rawJson, rawJsonRows, toolCalls, byKind, loadMore, found: true };
+  return { rows: list.children.length, rawJson, rawJsonRows, redactedJson, toolCalls, byKind, results, loneToolCards, loadMore, found: true };
 }
