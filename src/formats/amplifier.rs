@@ -38,7 +38,7 @@ pub struct State {
 
 /// Calls and tool names remembered at most (a run whose results never come stays bounded).
 const MAX_OPEN: usize = 256;
-/// The longest tool name remembered (a longer one is paired by name alone).
+/// The longest tool name remembered (a longer one is kept as "": its calls pair by order).
 const MAX_NAME_BYTES: usize = 128;
 
 pub fn detect(v: &Value) -> Confidence {
@@ -67,6 +67,8 @@ pub fn detect(v: &Value) -> Confidence {
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {
     let s = |k: &str| str_of(v, k).unwrap_or("");
     let tool = if s("tool").is_empty() { "tool" } else { s("tool") };
+    // What the stateful parser keeps of a name: a longer one is kept as "" (bounded in bytes).
+    let key = if tool.len() > MAX_NAME_BYTES { "" } else { tool };
     match type_of(v) {
         "init" => out.emit(Entry::init(ts, s("model"), s("session_id"))),
         "content_delta" if !s("text").is_empty() => out.emit(Entry::assistant_delta(ts, s("text"))),
@@ -74,12 +76,12 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         "tool_start" => {
             let id = match state {
                 Some(st) => {
-                    let n = counted(&mut st.counts, tool);
+                    let n = counted(&mut st.counts, key);
                     if st.open.len() >= MAX_OPEN {
                         st.open.remove(0);
                     }
-                    st.open.push((tool.owned(), n));
-                    numbered(tool, n)
+                    st.open.push((key.owned(), n));
+                    numbered(key, n)
                 }
                 None => format!("amplifier-{tool}"),
             };
@@ -87,7 +89,7 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
         }
         "tool_end" => {
             let id = match state {
-                Some(st) => match st.open.iter().position(|(t, _)| t == tool) {
+                Some(st) => match st.open.iter().position(|(t, _)| t == key) {
                     Some(i) => {
                         let (t, n) = st.open.remove(i);
                         numbered(&t, n)
@@ -115,9 +117,10 @@ pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &
     }
 }
 
-/// The next number of `tool`'s calls (1 for its first); names past the bounds share one count.
+/// The next number of `tool`'s calls (1 for its first); a name past the count bound shares
+/// one count with the others past it.
 fn counted(counts: &mut Vec<(String, u32)>, tool: &str) -> u32 {
-    let tool = if tool.len() > MAX_NAME_BYTES || (counts.len() >= MAX_OPEN && !counts.iter().any(|(t, _)| t == tool)) { "" } else { tool };
+    let tool = if counts.len() >= MAX_OPEN && !counts.iter().any(|(t, _)| t == tool) { "" } else { tool };
     match counts.iter_mut().find(|(t, _)| t == tool) {
         Some((_, n)) => {
             *n = n.saturating_add(1);
@@ -165,6 +168,17 @@ mod tests {
         assert_eq!(ids(&alone), ["amplifier-bash", "amplifier-bash"]);
         // The bridge's input is Python's str() of a dict: kept as its text.
         assert!(matches!(&alone[0], Entry::ToolCall { input, .. } if input.as_str() == Some("{'command': 'ls'}")));
+    }
+
+    /// Bounded in bytes: a tool name past 128 bytes is not kept, its calls still pair.
+    #[test]
+    fn a_long_tool_name_is_not_kept() {
+        let name = "x".repeat(100_000);
+        let start = format!(r#"{{"type": "tool_start", "tool": "{name}", "input": "{{}}"}}"#);
+        let end = format!(r#"{{"type": "tool_end", "tool": "{name}", "output": ""}}"#);
+        let mut p = StdoutParser::with_format(Format::Amplifier);
+        let out: Vec<Entry> = [&start, &start, &end].iter().flat_map(|l| p.parse_line(l, "t")).collect();
+        assert_eq!(ids(&out), ["amplifier--1", "amplifier--2", "amplifier--1"]);
     }
 
     #[test]
