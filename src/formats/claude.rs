@@ -165,7 +165,7 @@ pub(crate) fn parse_as(
 /// an earlier line of its message counted the same tokens (docs/entries.md). Stream-json
 /// lines (`session_id`) are left alone: their `result` lines count the run.
 fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
-    if v.get("session_id").is_some() || v.get("sessionId").is_none() || v.get("uuid").is_none() {
+    if !session_line(v) {
         return None;
     }
     let msg = v.get("message")?;
@@ -202,6 +202,12 @@ fn session_call_usage(v: &Value, ts: &str, st: &mut State) -> Option<Entry> {
     })
 }
 
+/// Whether a record is a session file's line (camelCase `sessionId` and `uuid`), not a
+/// stream-json one (`session_id`).
+fn session_line(rec: &Value) -> bool {
+    rec.get("sessionId").is_some() && rec.get("uuid").is_some() && rec.get("session_id").is_none()
+}
+
 /// Entries of one `user`/`assistant` record (`rec` holds `message` and the line flags).
 /// Also used for the subagent messages nested in session-file `agent_progress` lines.
 fn message_line(
@@ -233,7 +239,7 @@ fn message_line(
     let start = out.len();
     // A session file writes an edit's result with the file's own lines (`structuredPatch`):
     // its diff comes from there, after the result; stream-json has only the call's fragments.
-    let patched = rec.get("sessionId").is_some() && rec.get("uuid").is_some() && rec.get("session_id").is_none();
+    let patched = session_line(rec);
     match msg.get("content") {
         Some(Value::String(s)) => {
             if assistant {
