@@ -4,8 +4,9 @@
 WASM_TARGET := wasm32-unknown-unknown
 WASM_RAW    := target/$(WASM_TARGET)/wasm/agentlines.wasm
 WASM_OUT    := target/pkg-wasm
-# One runtime per file in dist/<runtime>/ (cargo features).
-RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes cline letta openhands openrouter agy copilot droid goose kiro amplifier
+# One runtime per file in dist/<runtime>/ (cargo features); `base` reads no runtime (the file
+# for a hook-only adapter, docs/extend.md).
+RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes cline letta openhands openrouter agy copilot droid goose kiro amplifier base
 # rustc's default wasm features, which binaryen 108 must be told about, and simd128
 # (.cargo/config.toml; the string scans, src/json/scan.rs). -O2 without inlining
 # functions into their only caller (-ocimfs 0): 6-8% smaller files than -O1 (ui-parser.stateless.js
@@ -42,6 +43,7 @@ setup-analytics:
 # Rebuilt only when an input changed (target/dist.stamp), so `make serve`, `make demo` and
 # the benchmarks start at once on an unchanged tree; a missing dist/ rebuilds too.
 DIST_INPUTS := $(shell find src pkg-template tests/fixtures -type f 2>/dev/null) \
+               docs/extend.md docs/entries.md docs/host.md docs/stateless.md \
                Cargo.toml Cargo.lock .cargo/config.toml package-lock.json scripts/assemble.mjs scripts/wasm-chars.mjs scripts/wasm-split.mjs scripts/check-package.mjs Makefile
 DIST_STAMP  := target/dist.stamp
 

@@ -421,4 +421,14 @@ console.log(md);
 if (!flag("--no-write")) {
   writeDocSection("run", md);
   console.error("[bench] written to docs/bench.md");
+  // The README's one sentence on speed per line, from the same run (never copied by hand).
+  if (bigG) {
+    const mbs = (n) => { const r = results[n]?.[bigG.name]; return r ? bigG.bytes / 2 ** 20 / (r.median / 1e3) : null; };
+    const hostMbs = mbs(hostName);
+    const part = (label, n) => { const v = mbs(n); return v === null ? null : `${label} ${v.toFixed(1)} (${(v / hostMbs).toFixed(2)}×)`; };
+    const parts = [part("our default file", "ours: parseStdoutLine (stateless)"), part("the stateful parser", "ours: createStdoutParser().parseLine"),
+      part("the native core", "native: StdoutParser + to_json per line")].filter(Boolean);
+    writeDocSection("perline", `Per line (\`make bench\`, ${new Date().toISOString().slice(0, 10)}, ${groupLabel(bigG)}), the host's own Claude\n` +
+      `parser reads ${hostMbs.toFixed(1)} MB/s; ${parts.join(", ")}.`, "../README.md");
+  }
 }

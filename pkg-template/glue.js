@@ -33,15 +33,21 @@ var alDecoder = null;
 // and throws that error from every call (README "WebAssembly and CSP").
 var alNoWasm = null;
 var alStrict = false;
+// Makes that error: a plain Error named AgentlinesWasmError here; the npm entries make it an
+// instance of their exported class (npm.js).
+var alMakeError = function (message, code, cause) {
+  var e = new Error(message);
+  e.name = "AgentlinesWasmError";
+  e.code = code;
+  if (cause !== undefined) e.cause = cause;
+  return e;
+};
 function alUnavailable(cause, compiled) {
   var why = cause && cause.message ? cause.message : String(cause);
-  var e = new Error(compiled
+  var e = alMakeError(compiled
     ? "agentlines: WebAssembly cannot be instantiated here (" + why + "); every line is shown as text."
     : "agentlines: WebAssembly cannot be compiled in this environment (" + why + "). " +
-      "On a web page, the Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval'.");
-  e.name = "AgentlinesWasmError";
-  e.code = "AGENTLINES_NO_WASM";
-  e.cause = cause;
+      "On a web page, the Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval'.", "AGENTLINES_NO_WASM", cause);
   alNoWasm = e;
   if (!alStrict && typeof console !== "undefined" && console && typeof console.warn === "function") {
     try { console.warn(e.message); } catch (ignored) { /* a console that throws changes nothing */ }

@@ -160,8 +160,17 @@ export interface StdoutParser {
   /** The text after the last newline, at the end of a stream. */
   flush(ts: string): TranscriptEntry[];
   /** Frees the parser's state inside the wasm instance now; a parser dropped without it is
-   * freed when garbage-collected. The parser stays usable: it starts over. */
+   * freed when garbage-collected. In the host's ui-parser files the parser stays usable (it
+   * starts over); the npm entries' parsers throw after it ({@link StdoutParserWithBatch}). */
   dispose(): void;
+}
+
+// `Symbol.dispose` for projects whose `lib` predates it (TypeScript's own
+// `esnext.disposable` declares the same), so `using p = createStdoutParser()` type-checks.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }
 
 /** The npm entries' stateful parser (the host's ui-parser files have no `parseBatch`). */
@@ -174,6 +183,26 @@ export interface StdoutParserWithBatch extends StdoutParser {
    * was unmistakable; `undefined` before. {@link summarizeUsage} takes it to read the results'
    * token counts. */
   readonly runtime: string | undefined;
+  /** Frees the parser's state now; afterwards every method throws an Error saying the parser
+   * was disposed (create a new one). A second call does nothing. */
+  dispose(): void;
+  /** The same as `dispose()`: `using p = createStdoutParser()` disposes `p` at the end of
+   * its block. */
+  [Symbol.dispose](): void;
+}
+
+/** What an {@link AgentlinesWasmError} is about: the wasm cannot be compiled or instantiated
+ * here (`AGENTLINES_NO_WASM`: a page's CSP without `'wasm-unsafe-eval'`, no WebAssembly);
+ * `agentlines/web` called before `await init()` (`AGENTLINES_NOT_INITIALIZED`); `init()`
+ * could not load the wasm or it is not agentlines' (`AGENTLINES_WASM_LOAD`). */
+export type AgentlinesWasmErrorCode = "AGENTLINES_NO_WASM" | "AGENTLINES_NOT_INITIALIZED" | "AGENTLINES_WASM_LOAD";
+/** The error the npm entries throw (and `init()` rejects with) when the wasm is not there;
+ * the message says what to do. Wrong arguments are `TypeError`s instead. */
+export declare class AgentlinesWasmError extends Error {
+  readonly name: "AgentlinesWasmError";
+  readonly code: AgentlinesWasmErrorCode;
+  /** The error underneath (the browser's `CompileError`, fetch's error). */
+  readonly cause?: unknown;
 }
 
 export interface ParseBatchOptions {
@@ -196,11 +225,12 @@ export interface ParsedBatch {
   entries: TranscriptEntry[];
 }
 
-/** Throws a TypeError when `line` or `ts` is not a string (the host's ui-parser files never
- * throw: there a line they cannot use is a `stdout` entry). */
+/** Throws a TypeError when `line` or `ts` is not a string, `ts` left out included (the host's
+ * ui-parser files never throw: there a line they cannot use is a `stdout` entry). */
 export declare function parseStdoutLine(line: string, ts: string): TranscriptEntry[];
-/** A stateful parser. In this entry, wrong argument types throw a TypeError, a call after
- * `dispose()` throws, and the parser also has `[Symbol.dispose]` (so `using` disposes it). */
+/** A stateful parser. In this entry, wrong argument types throw a TypeError (a `format` that
+ * is no runtime's name included: it is not autodetected), a call after `dispose()` throws,
+ * and the parser also has `[Symbol.dispose]` (so `using` disposes it). */
 export declare function createStdoutParser(options?: { format?: RuntimeFormat }): StdoutParserWithBatch;
 export interface InitOptions {
   /** Where the wasm comes from: a URL (fetched), a `Response`, its bytes, or a compiled
@@ -214,7 +244,8 @@ export interface InitOptions {
 export declare function init(options?: InitOptions): Promise<void>;
 /** Consecutive `delta: true` entries of the same kind merged into one, as the host's
  * transcript view merges them (text appended; the first entry's `ts` and fields kept). The
- * input is not changed. For live views fed line by line. */
+ * input is not changed. For live views fed line by line. An item that is not an entry
+ * object throws a TypeError. */
 export declare function mergeDeltas(entries: readonly TranscriptEntry[]): TranscriptEntry[];
 
 export interface ParseLogOptions {
@@ -229,7 +260,8 @@ export declare function parseLines(lines: readonly string[], ts: string | readon
  * joined by `"\n"` (a final newline is optional), as a string or as UTF-8 bytes (a slice of
  * a file read as bytes goes into the wasm as it is), `ts` one time for all of them or one per
  * line. Each line is read alone, exactly as {@link parseStdoutLine} reads it (a stateful
- * parser's `parseBatch` carries its state across batches), in one crossing into the wasm. */
+ * parser's `parseBatch` carries its state across batches), in one crossing into the wasm.
+ * An array `ts` with fewer times than lines throws a TypeError. */
 export declare function parseBatch(text: string | Uint8Array, ts?: string | readonly string[], options?: ParseBatchOptions & { json?: false }): ParsedBatch;
 export declare function parseBatch(text: string | Uint8Array, ts: string | readonly string[] | undefined, options: ParseBatchOptions & { json: true }): string;
 /** Calls a core function by name (src/api.rs); throws the core's error message. */

@@ -5,8 +5,11 @@
 // separate file the browser caches), or the source given:
 //   init()                              the inlined wasm, or agentlines.wasm beside the module
 //   init({ wasm: url | Response | BufferSource | WebAssembly.Module })
-// Resolves once the module is compiled; calling it again resolves at once. A wasm that is
-// not agentlines' (no al_parse_line export) is refused.
+// Resolves once the module is compiled; calling it again resolves at once. Rejects with an
+// AgentlinesWasmError: AGENTLINES_NO_WASM when the wasm cannot be compiled here (a page's CSP
+// without 'wasm-unsafe-eval'; every later call then throws the same error, with the fix),
+// AGENTLINES_WASM_LOAD when it cannot be fetched (in Node, fetch reads no file: URL) or is
+// not agentlines' (no al_parse_line export).
 var alInitDone = null;
 function init(options) {
   if (alModule !== null) return Promise.resolve();
@@ -20,20 +23,47 @@ function init(options) {
   }
   alInitDone = alCompile(src).then(function (m) {
     var names = WebAssembly.Module.exports(m).map(function (x) { return x.name; });
-    if (names.indexOf("al_parse_line") < 0) throw new Error("agentlines: init: that wasm is not agentlines' (no al_parse_line export)");
+    if (names.indexOf("al_parse_line") < 0) throw alMakeError("agentlines: init: that wasm is not agentlines' (no al_parse_line export)", "AGENTLINES_WASM_LOAD");
     if (alModule === null) {
       alModule = m;
       alEncoder = new TextEncoder();
       alDecoder = new TextDecoder();
-      if (alNoWasm !== null && alNoWasm.code === "AGENTLINES_NOT_INITIALIZED") alNoWasm = null;
+      // Compiled after all (init({ wasm }) after a failed one): no longer "not there".
+      alNoWasm = null;
     }
   });
   alInitDone.catch(function () { alInitDone = null; });
   return alInitDone;
 }
 
+// A compile refused (a CompileError: the page's CSP, or bytes that are not wasm) is the same
+// AGENTLINES_NO_WASM error the entries with the wasm inlined give, kept for every later call.
+function alCompiled(promise) {
+  return promise.catch(function (e) {
+    if (e && (e instanceof WebAssembly.CompileError || e.name === "CompileError")) throw alUnavailable(e, false);
+    throw e;
+  });
+}
+
+function alFetchFailed(src, e) {
+  var url = String(src), why = e && e.message ? e.message : String(e);
+  var node = /^file:/.test(url) ? " Node's fetch reads no file: URL: in Node import \"agentlines\" (the wasm inlined), or pass init({ wasm: <the bytes of agentlines.wasm> })." : "";
+  return alMakeError("agentlines: init: cannot load " + url + " (" + why + ")." + node, "AGENTLINES_WASM_LOAD", e);
+}
+
 function alCompile(src) {
   if (src instanceof WebAssembly.Module) return Promise.resolve(src);
+  if (typeof src === "string" || (typeof URL === "function" && src instanceof URL)) {
+    if (typeof fetch !== "function") return Promise.reject(alFetchFailed(src, new Error("no fetch here; pass the bytes as { wasm }")));
+    return fetch(src).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r;
+    }).then(alCompile, function (e) { throw alFetchFailed(src, e); });
+  }
+  return alCompiled(alCompileNow(src));
+}
+
+function alCompileNow(src) {
   if (typeof Response === "function" && src instanceof Response) {
     if (typeof WebAssembly.compileStreaming === "function") {
       // compileStreaming needs the application/wasm type; a server without it still works.
@@ -42,13 +72,6 @@ function alCompile(src) {
       });
     }
     return src.arrayBuffer().then(function (b) { return WebAssembly.compile(b); });
-  }
-  if (typeof src === "string" || (typeof URL === "function" && src instanceof URL)) {
-    if (typeof fetch !== "function") return Promise.reject(new Error("agentlines: init: no fetch here to load " + String(src) + "; pass the bytes as { wasm }"));
-    return fetch(src).then(function (r) {
-      if (!r.ok) throw new Error("agentlines: init: " + String(src) + ": HTTP " + r.status);
-      return alCompile(r);
-    });
   }
   if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) return WebAssembly.compile(src);
   return Promise.reject(new TypeError("agentlines: init: options.wasm must be a URL, a Response, bytes or a WebAssembly.Module"));

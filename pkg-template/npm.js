@@ -19,10 +19,39 @@ function alNeed(fn, arg, v, what, ok) {
   if (!ok) throw new TypeError("agentlines: " + fn + ": " + arg + " must be " + what + ", got " + alWhat(v));
 }
 
-// ts: a string (an ISO 8601 timestamp); undefined reads as "".
+// ts: a string (an ISO 8601 timestamp); undefined reads as "" where it may be left out
+// (whole logs), and is refused where the host always gives it (a line, a chunk).
 function alTs(fn, ts) {
   alNeed(fn, "ts", ts, "a string", ts === undefined || typeof ts === "string");
   return ts === undefined ? "" : ts;
+}
+function alLineTs(fn, ts) {
+  alNeed(fn, "ts", ts, "a string (the line's time, e.g. new Date().toISOString())", typeof ts === "string");
+  return ts;
+}
+
+// The errors the entries throw when WebAssembly is not there (glue.js alMakeError): a class
+// of their own, so `instanceof AgentlinesWasmError` and `code` tell them apart.
+class AgentlinesWasmError extends Error {
+  constructor(message, code, cause) {
+    super(message);
+    this.name = "AgentlinesWasmError";
+    this.code = code;
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+alMakeError = function (message, code, cause) { return new AgentlinesWasmError(message, code, cause); };
+exports.AgentlinesWasmError = AgentlinesWasmError;
+
+// createStdoutParser's format: a name the core knows (src/formats/mod.rs FORMAT_NAMES, put
+// here by scripts/assemble.mjs), any case; a misspelt one is refused, not autodetected.
+function alFormat(fn, format) {
+  alNeed(fn, "options.format", format, "a string", format === undefined || typeof format === "string");
+  if (format !== undefined && AL_FORMAT_NAMES.indexOf(format.trim().toLowerCase()) < 0) {
+    throw new TypeError("agentlines: " + fn + ": options.format " + JSON.stringify(format) + " is not a runtime name; one of " +
+      AL_RUNTIME_NAMES.join(", ") + " (any case, or an adapter's name such as claude_local; leave it out to autodetect)");
+  }
+  return format;
 }
 
 function alOptions(fn, options) {
@@ -34,12 +63,12 @@ function alOptions(fn, options) {
 var alParseStdoutLine = parseStdoutLine;
 exports.parseStdoutLine = function parseStdoutLine(line, ts) {
   alNeed("parseStdoutLine", "line", line, "a string", typeof line === "string");
-  return alParseStdoutLine(line, alTs("parseStdoutLine", ts));
+  return alParseStdoutLine(line, alLineTs("parseStdoutLine", ts));
 };
 
 exports.createStdoutParser = function createStdoutParser(options) {
   var o = alOptions("createStdoutParser", options);
-  alNeed("createStdoutParser", "options.format", o.format, "a string", o.format === undefined || typeof o.format === "string");
+  alFormat("createStdoutParser", o.format);
   var inner = alCreateStdoutParser(o.format === undefined ? undefined : { format: o.format });
   var disposed = false;
   function live(fn) {
@@ -49,16 +78,16 @@ exports.createStdoutParser = function createStdoutParser(options) {
     parseLine: function (line, ts) {
       live("parseLine");
       alNeed("parseLine", "line", line, "a string", typeof line === "string");
-      return inner.parseLine(line, alTs("parseLine", ts));
+      return inner.parseLine(line, alLineTs("parseLine", ts));
     },
     parseChunk: function (chunk, ts) {
       live("parseChunk");
       alNeed("parseChunk", "chunk", chunk, "a string (decode bytes with TextDecoder and { stream: true })", typeof chunk === "string");
-      return inner.parseChunk(chunk, alTs("parseChunk", ts));
+      return inner.parseChunk(chunk, alLineTs("parseChunk", ts));
     },
     flush: function (ts) {
       live("flush");
-      return inner.flush(alTs("flush", ts));
+      return inner.flush(alLineTs("flush", ts));
     },
     parseBatch: function (text, ts, options) {
       live("parseBatch");
@@ -112,10 +141,26 @@ function alCheckedBatch(fn, batch, text, ts, options) {
   alNeed(fn, "text", text, "a string or a Uint8Array of UTF-8 (whole lines joined by \"\\n\")", typeof text === "string" || text instanceof Uint8Array);
   if (Array.isArray(ts)) {
     for (var k = 0; k < ts.length; k++) alNeed(fn, "ts[" + k + "]", ts[k], "a string", typeof ts[k] === "string");
+    var lines = alLineCount(text);
+    if (ts.length < lines) {
+      throw new TypeError("agentlines: " + fn + ": ts has " + ts.length + " times for " + lines + " lines; give one per line (or one string for all)");
+    }
   } else {
     ts = alTs(fn, ts);
   }
   return batch(text, ts, alOptions(fn, options));
+}
+
+// Lines in a batch's text: "\n"-separated, a last line without its "\n" counted.
+function alLineCount(text) {
+  var n = 0, at = 0, len = text.length;
+  for (;;) {
+    var i = text.indexOf(typeof text === "string" ? "\n" : 10, at);
+    if (i < 0) break;
+    n++;
+    at = i + 1;
+  }
+  return at < len ? n + 1 : n;
 }
 
 var alParseBatch = parseBatch;
@@ -131,6 +176,7 @@ exports.mergeDeltas = function mergeDeltas(entries) {
   var out = [], copied = false;
   for (var i = 0; i < entries.length; i++) {
     var e = entries[i], last = out[out.length - 1];
+    alNeed("mergeDeltas", "entries[" + i + "]", e, "an entry (an object with a kind)", e !== null && typeof e === "object" && typeof e.kind === "string");
     var key = e && e.delta === true ? (e.kind === "tool_result" ? "content" : e.kind === "assistant" || e.kind === "thinking" ? "text" : null) : null;
     if (key !== null && last && last.delta === true && last.kind === e.kind && typeof last[key] === "string" && typeof e[key] === "string") {
       if (!copied) {

@@ -15,7 +15,9 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, rmSync, cpSync } from "node:fs";
 import { join, dirname } from "node:path";
 import vm from "node:vm";
-import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { wasmAsChars, charsWithTable, literal } from "./wasm-chars.mjs";
 import { splitWasm, unsplitDecoder } from "./wasm-split.mjs";
 
@@ -162,13 +164,21 @@ const shims = existsSync(shimDir)
 // the full entry the name-based calls. The body is shared by the CommonJS file and the ES
 // module (which declares module/exports itself: a real ES module, no require, loadable in a
 // browser with no bundler).
+const PACKAGE_DOCS = ["extend.md", "entries.md", "host.md", "stateless.md"];
 const INLINE_WASM = "function alDefaultWasm() { return alWasmModuleBytes(); }\n";
+// The names createStdoutParser({ format }) takes (npm.js refuses others): the core's table.
+const formatTable = /const FORMAT_NAMES[^=]*= &\[([\s\S]*?)\];/.exec(readFileSync(join(root, "src", "formats", "mod.rs"), "utf8"))[1];
+const formatPairs = [...formatTable.matchAll(/\("([^"]+)", Format::(\w+)\)/g)];
+if (formatPairs.length < 20) throw new Error("src/formats/mod.rs: FORMAT_NAMES not found");
+const formatNames = formatPairs.map((m) => m[1]);
+const runtimeNames = formatPairs.filter((m, i) => formatPairs.findIndex((n) => n[2] === m[2]) === i).map((m) => m[1]);
 const npmBody = (glueText, extra) => stripComments("glue.js", glueText) +
   "alStrict = true; // the npm entry throws AgentlinesWasmError (glue.js)\n" +
+  `var AL_FORMAT_NAMES = ${JSON.stringify(formatNames)};\nvar AL_RUNTIME_NAMES = ${JSON.stringify(runtimeNames)};\n` +
   stripComments("npm.js", tpl("npm.js")) + stripComments("init.js", tpl("init.js")) + extra + "exports.init = init;\n";
 const fullExtra = stripComments("call.js", tpl("call.js")) +
   "exports.call = function (name) { return __call(name, Array.prototype.slice.call(arguments, 1)); };\n" + api + shims;
-const PARSER_NAMES = ["parseStdoutLine", "createStdoutParser", "parseLog", "parseLines", "parseBatch", "mergeDeltas", "init"];
+const PARSER_NAMES = ["parseStdoutLine", "createStdoutParser", "parseLog", "parseLines", "parseBatch", "mergeDeltas", "init", "AgentlinesWasmError"];
 const names = [...PARSER_NAMES, "call"];
 for (const m of manifests) names.push(...(m.functions ?? []), ...(m.constants ?? []), ...(m.shims ?? []));
 const asCjs = (what, body) => codeHeader(what) + '"use strict";\n' + body;
@@ -189,8 +199,7 @@ writeFileSync(join(out, "index.mjs"), mjs);
 // Until then every call throws AGENTLINES_NOT_INITIALIZED.
 const webGlue = tpl("glue.js").replace("@@WASM_MAP@@", "").replace("@@WASM_BYTES@@", "").replace("@@UNSPLIT_BYTES@@", "");
 const webExtra = "function alDefaultWasm() { return new URL(\"agentlines.wasm\", import.meta.url); }\n" +
-  "alNoWasm = new Error(\"agentlines/web: await init() before the first call (it compiles agentlines.wasm)\");\n" +
-  "alNoWasm.name = \"AgentlinesWasmError\";\nalNoWasm.code = \"AGENTLINES_NOT_INITIALIZED\";\n" + fullExtra;
+  "alNoWasm = alMakeError(\"agentlines/web: await init() before the first call (it compiles agentlines.wasm)\", \"AGENTLINES_NOT_INITIALIZED\");\n" + fullExtra;
 mkdirSync(join(out, "web"), { recursive: true });
 writeFileSync(join(out, "web", "index.mjs"), asEsm("the npm entry for web pages (ES module; the wasm in agentlines.wasm)", npmBody(webGlue, webExtra), names));
 cpSync(opts.full, join(out, "web", "agentlines.wasm"));
@@ -205,8 +214,8 @@ for (const [name, file] of opts.runtimes) {
   writeFileSync(join(out, name, "index.cjs"), c);
   writeFileSync(join(out, name, "index.mjs"), e);
   const dts = (from) => `// agentlines/${name}: the parser API over ${name} alone.\n` +
-    `export { parseStdoutLine, createStdoutParser, parseLog, parseLines, parseBatch, mergeDeltas, init } from "${from}";\n` +
-    `export type { TranscriptEntry, StdoutParser, StdoutLineParser, RuntimeFormat, ParseLogOptions, ParseBatchOptions, ParsedBatch, StdoutParserWithBatch, InitOptions } from "${from}";\n`;
+    `export { parseStdoutLine, createStdoutParser, parseLog, parseLines, parseBatch, mergeDeltas, init, AgentlinesWasmError } from "${from}";\n` +
+    `export type { TranscriptEntry, StdoutParser, StdoutLineParser, RuntimeFormat, ParseLogOptions, ParseBatchOptions, ParsedBatch, StdoutParserWithBatch, InitOptions, AgentlinesWasmErrorCode } from "${from}";\n`;
   writeFileSync(join(out, name, "index.d.ts"), dts("../index.js"));
   writeFileSync(join(out, name, "index.d.mts"), dts("../index.mjs"));
 }
@@ -233,6 +242,46 @@ function writeHookFiles(dir) {
   writeFileSync(join(dir, "bin", "bake-hook.mjs"), tpl("bin/bake-hook.mjs"));
   writeFileSync(join(dir, "hook.js"), stripComments("hook.js", tpl("hook.js")));
 }
+// The package README's sizes and times, measured here on the files just written (never
+// copied by hand): @@GZ:<file under dist>@@ gzip -9 sizes, @@GZ_MIN_RUNTIME@@/@@GZ_MAX_RUNTIME@@
+// over the per-runtime stateless files, @@IMPORT_MS:<file>@@ and @@FIRST_MS:<file>@@ (the median
+// of five fresh Node processes: import, then the first parseStdoutLine), @@BUILT@@, @@NODE@@.
+function withMeasures(text) {
+  const kb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KB` : "(not built)");
+  // A partial build (a test's, without the per-runtime files) says so instead of a number.
+  const gz = (f) => (existsSync(join(out, f)) ? gzipSync(readFileSync(join(out, f)), { level: 9 }).length : NaN);
+  const perRuntime = opts.runtimes.map(([name]) => name).filter((n) => n !== "base").map((n) => gz(join(n, "ui-parser.stateless.js")));
+  if (perRuntime.length === 0) perRuntime.push(NaN);
+  const times = new Map();
+  const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "(not measured)");
+  const timed = (f) => {
+    if (!times.has(f) && !existsSync(join(out, f))) times.set(f, [NaN, NaN]);
+    if (!times.has(f)) {
+      const runs = [];
+      for (let i = 0; i < 5; i++) {
+        const r = spawnSync(process.execPath, ["--input-type=module", "-e",
+          `const t0 = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(join(out, f)).href)}); const t1 = performance.now();` +
+          ` m.parseStdoutLine("{}", "t"); console.log(JSON.stringify([t1 - t0, performance.now() - t1]));`], { encoding: "utf8" });
+        // A test's partial build (the trap-hook wasm) may not load: no number, not a failure.
+        if (r.status !== 0) break;
+        runs.push(JSON.parse(r.stdout));
+      }
+      const median = (k) => (runs.length === 5 ? runs.map((x) => x[k]).sort((a, b) => a - b)[2] : NaN);
+      times.set(f, [median(0), median(1)]);
+    }
+    return times.get(f);
+  };
+  const done = text
+    .replace(/@@GZ:([\w./-]+)@@/g, (_, f) => kb(gz(f)))
+    .replace(/@@GZ_MIN_RUNTIME@@/g, () => kb(Math.min(...perRuntime)))
+    .replace(/@@GZ_MAX_RUNTIME@@/g, () => kb(Math.max(...perRuntime)))
+    .replace(/@@IMPORT_MS:([\w./-]+)@@/g, (_, f) => ms(timed(f)[0]))
+    .replace(/@@FIRST_MS:([\w./-]+)@@/g, (_, f) => ms(timed(f)[1]))
+    .replace(/@@BUILT@@/g, new Date().toISOString().slice(0, 10))
+    .replace(/@@NODE@@/g, process.versions.node);
+  if (/@@[A-Z_]+/.test(done)) throw new Error(`pkg-template/README.md: an unknown measure: ${/@@[^@]*@@/.exec(done)[0]}`);
+  return done;
+}
 // package.json: the template, plus ./<runtime>/ui-parser(-stateful) for each per-runtime
 // build (before "./package.json"); each target has its .d.ts beside it.
 const pkgJson = JSON.parse(tpl("package.json").replace("@@VERSION@@", version));
@@ -252,7 +301,11 @@ for (const [k, v] of Object.entries(pkgJson.exports)) {
 }
 pkgJson.exports = exportsMap;
 writeFileSync(join(pkg, "package.json"), JSON.stringify(pkgJson, null, 2) + "\n");
-writeFileSync(join(pkg, "README.md"), tpl("README.md"));
+writeFileSync(join(pkg, "README.md"), withMeasures(tpl("README.md")));
+// The docs an npm user needs, in the package (the README links them as docs/…): the hook, the
+// entries, how the host loads the file and what the stateless file approximates.
+mkdirSync(join(pkg, "docs"), { recursive: true });
+for (const d of PACKAGE_DOCS) cpSync(join(root, "docs", d), join(pkg, "docs", d));
 // The licence text, once the repository has it (npm always packs LICENSE).
 if (existsSync(join(root, "LICENSE"))) cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
 console.log(`assembled ${out}: ui-parser.js ${hostBytes} bytes, index.cjs ${cjs.length} bytes, ` +

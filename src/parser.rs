@@ -272,10 +272,11 @@ fn read_nested(
 
 /// The entries an extension hook gave for a line (their JSON text), checked as lines that
 /// already are entries are (`formats::entries::read_hook_output`): each a `kind` entry with
-/// its fields' types right, else a notice; bounded by the same output budget as a line.
-pub fn hook_entries(json: &str, ts: &str) -> Vec<Entry> {
+/// its fields' types right, else a notice; bounded by the output budget of the line the hook
+/// read (`line_len` bytes), not by the size of what it returned.
+pub fn hook_entries(json: &str, ts: &str, line_len: usize) -> Vec<Entry> {
     let mut out = Vec::new();
-    let budget = common::budget::open(json.len());
+    let budget = common::budget::open(line_len);
     formats::entries::read_hook_output(json, ts, &mut out);
     strip_terminal_escapes(&mut out, 0);
     budget.close(ts, &mut out);

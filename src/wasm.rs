@@ -158,15 +158,16 @@ pub extern "C" fn al_parse_line(line_len: usize, ts_len: usize) -> usize {
 }
 
 /// The entries an extension hook gave for a line, checked (`parser::hook_entries`): the
-/// input buffer holds their JSON text (`json_len` bytes) then `ts` (`ts_len` bytes); returns
-/// the answer's length (a JSON array of entries). Called only by a file a hook was baked into
+/// input buffer holds their JSON text (`json_len` bytes) then `ts` (`ts_len` bytes), and the
+/// line the hook read was `line_len` bytes (its output budget); returns the answer's length
+/// (a JSON array of entries). Called only by a file a hook was baked into
 /// (`agentlines-ui-parser --hook`, pkg-template/hook.js).
 #[no_mangle]
-pub extern "C" fn al_hook_entries(json_len: usize, ts_len: usize) -> usize {
+pub extern "C" fn al_hook_entries(json_len: usize, ts_len: usize, line_len: usize) -> usize {
     with_state(|b| {
         let json = input_str(&b.input, 0, json_len);
         let ts = input_str(&b.input, json_len, ts_len);
-        let entries = crate::parser::hook_entries(&json, &ts);
+        let entries = crate::parser::hook_entries(&json, &ts, line_len);
         drop((json, ts));
         shrink_input(b);
         write_output(&mut b.output, &entries)

@@ -4,6 +4,7 @@
 //
 //   npx agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>] [--hook <file>] [--write]
 //   npx agentlines-ui-parser <adapter-dir> --check [--hook <file>]
+//   npx agentlines-ui-parser <adapter-dir> --runtime base --hook <file>   (a CLI no runtime covers)
 //   npx agentlines-ui-parser --version
 //
 // Why a copy: the host reads the file named by the adapter's own exports["./ui-parser"], and
@@ -19,6 +20,10 @@
 // not byte-identical to a file of this agentlines version (stale after an upgrade, or edited).
 // --hook <file> bakes the author's hook into the copy (./bake-hook.mjs, docs/extend.md): a
 // function for the lines agentlines does not read, checked against the host's rules first.
+// The baked file records which parser file and which hook (its path from the adapter folder)
+// went in, so --check needs no flags: it checks the parser part against this version's files
+// and the hook part against that hook file, and says which part differs. --runtime base is
+// the file with no runtime reader, for a hook-only adapter (the smallest).
 // Exit status: 0 copied (or checked clean), 1 cannot read/write (or --check found a
 // problem), 2 bad arguments. Hand-written (no argument library): the package has no
 // dependencies and the options are few.
@@ -26,10 +31,12 @@ import { readFileSync, writeFileSync, existsSync, readdirSync, mkdirSync } from 
 import { join, dirname, resolve, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { gzipSync } from "node:zlib";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..");
 const USAGE = "usage: agentlines-ui-parser <adapter-dir> [--runtime <name>] [--stateful] [--cjs] [--out <path>] [--hook <file>] [--write]\n" +
   "       agentlines-ui-parser <adapter-dir> --check [--hook <file>]\n" +
+  "       agentlines-ui-parser <adapter-dir> --runtime base --hook <file>\n" +
   "       agentlines-ui-parser --version";
 const MARKER = "1.0.0";
 
@@ -74,10 +81,11 @@ if (opts.runtime !== undefined) {
   // Any name the parser accepts (`Claude`, `claude_local`, `qwen`…: the core's one list) picks
   // that runtime's file.
   let name = null;
-  try { name = createRequire(import.meta.url)(join(dist, "index.cjs")).runtimeName(opts.runtime); } catch { name = null; }
+  if (/^base$/i.test(opts.runtime)) name = "base";
+  else try { name = createRequire(import.meta.url)(join(dist, "index.cjs")).runtimeName(opts.runtime); } catch { name = null; }
   if (name === "amp") name = runtimes.includes("amp") ? "amp" : "claude";
   if (name === null || !runtimes.includes(name)) {
-    fail(2, `unknown runtime "${opts.runtime}"; one of: ${runtimes.join(", ")} (or an adapter's name for one, like claude_local)`);
+    fail(2, `unknown runtime "${opts.runtime}"; one of: ${runtimes.join(", ")} (or an adapter's name for one, like claude_local; base reads none, for a hook-only adapter)`);
   }
   opts.runtime = name;
 }
@@ -108,7 +116,7 @@ if (pkg.type === "module" && out.endsWith(".js")) {
 
 const source = join(dist, opts.runtime ?? "", opts.stateful ? "ui-parser.js" : "ui-parser.stateless.js");
 let text = readFileSync(source, "utf8");
-if (opts.hook !== undefined) text = await withHook(text, resolve(opts.hook));
+if (opts.hook !== undefined) text = await withHook(text, resolve(opts.hook), relative(dist, source).split(sep).join("/"));
 try {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
@@ -117,12 +125,24 @@ try {
 }
 
 const target = `./${rel}`;
-if (opts.hook !== undefined) process.stdout.write(`baked the hook ${opts.hook} into it (checked against the host's scanner and loader)\n`);
+if (opts.hook !== undefined) {
+  process.stdout.write(`baked the hook ${opts.hook} into it (checked against the host's scanner and loader)\n`);
+  if (opts.runtime === undefined) {
+    const gz = (f) => Math.round(gzipSync(readFileSync(join(dist, f))).length / 1024);
+    const file = opts.stateful ? "ui-parser.js" : "ui-parser.stateless.js";
+    process.stdout.write(`note: if agentlines reads none of your CLI's lines (the hook reads them all), --runtime base is ` +
+      `${gz(join("base", file))} KB gzip instead of ${gz(file)} KB: no runtime reader, the rest the same (docs/extend.md)\n`);
+  }
+}
 const lines = { exports: { "./ui-parser": target }, paperclip: { adapterUiParser: MARKER } };
 const have = typeof pkg.exports === "object" && pkg.exports !== null ? pkg.exports["./ui-parser"] : undefined;
 process.stdout.write(`copied agentlines ${versionOf(text)} ${relative(dist, source)} -> ${out} (${Buffer.byteLength(text)} bytes)\n`);
+const wired = have === target && pkg.paperclip?.adapterUiParser === MARKER;
 if (opts.write) {
   write();
+} else if (wired) {
+  process.stdout.write(`${pkgFile} already loads it (exports["./ui-parser"] = "${target}", paperclip.adapterUiParser = "${MARKER}")\n`);
+  if (!inFiles(pkg, rel)) process.stdout.write(`note: "files" does not include ${rel}; add "${rel}" or npm publish leaves it out\n`);
 } else {
   process.stdout.write(
     `merge into ${pkgFile} (keep your other exports; "exports" must be an object), or run again with --write:\n` +
@@ -181,21 +201,37 @@ async function check() {
       const text = readFileSync(file, "utf8");
       const candidates = [];
       for (const r of ["", ...runtimes]) {
-        for (const f of ["ui-parser.stateless.js", "ui-parser.js"]) candidates.push(join(r, f));
+        for (const f of ["ui-parser.stateless.js", "ui-parser.js"]) candidates.push(join(r, f).split(sep).join("/"));
       }
-      let match;
-      for (const c of candidates) {
-        let want = readFileSync(join(dist, c), "utf8");
-        if (opts.hook !== undefined) want = await withHook(want, resolve(opts.hook));
-        if (want === text) { match = c; break; }
-      }
-      if (match === undefined) {
-        const v = versionOf(text);
-        problems.push(v !== ours
-          ? `${exp} was built by agentlines ${v}; this is ${ours}: copy it again`
-          : `${exp} differs from every ui-parser file of agentlines ${ours}${opts.hook === undefined ? " (a baked hook? pass the same --hook)" : " with that hook"}: edited, or copy it again`);
+      const same = (c, part) => readFileSync(join(dist, c), "utf8") === part;
+      const { readBaked, bakedHookText } = await import("./bake-hook.mjs");
+      const baked = readBaked(text);
+      const v = versionOf(text);
+      if (baked === null) {
+        const match = candidates.find((c) => same(c, text));
+        if (match !== undefined) {
+          process.stdout.write(`${exp}: agentlines ${ours} ${match}\n`);
+          if (opts.hook !== undefined) problems.push(`${exp} has no hook baked in, but --hook ${opts.hook} was given: bake it with --hook`);
+        } else {
+          problems.push(v !== ours
+            ? `${exp} was built by agentlines ${v}; this is ${ours}: copy it again`
+            : `${exp} differs from every ui-parser file of agentlines ${ours}: edited, or copy it again`);
+        }
       } else {
-        process.stdout.write(`${exp}: agentlines ${ours} ${match}\n`);
+        // A baked file: its parser part, the hook runtime and the hook, each checked.
+        const match = candidates.includes(baked.base) && same(baked.base, baked.parser) ? baked.base : candidates.find((c) => same(c, baked.parser));
+        if (v !== ours) problems.push(`${exp} was built by agentlines ${v}; this is ${ours}: bake it again (--hook ${baked.name})`);
+        else if (match === undefined) problems.push(`${exp}: its parser part differs from every ui-parser file of agentlines ${ours}: edited, or bake it again (--hook ${baked.name})`);
+        else if (readFileSync(join(dist, "hook.js"), "utf8").replace(/\n*$/, "\n") !== baked.runtime) problems.push(`${exp}: its hook runtime differs from agentlines ${ours}'s: edited, or bake it again (--hook ${baked.name})`);
+        const hookFile = opts.hook !== undefined ? resolve(opts.hook) : resolve(dir, baked.name);
+        const shown = opts.hook ?? baked.name;
+        if (!existsSync(hookFile)) {
+          if (opts.hook !== undefined) problems.push(`cannot read the hook ${opts.hook}`);
+          else process.stdout.write(`note: ${exp} was baked with the hook ${baked.name}, not found from ${dir}: its hook part is not checked (pass --hook <file>)\n`);
+        } else if (bakedHookText(readFileSync(hookFile, "utf8")) !== baked.hook) {
+          problems.push(`${exp}: the hook baked in differs from ${shown} as it is now: bake it again (--hook ${shown})`);
+        }
+        if (problems.length === 0) process.stdout.write(`${exp}: agentlines ${ours} ${match} with the hook ${shown}\n`);
       }
       if (!inFiles(pkg, path)) problems.push(`"files" does not include ${path}: npm publish would leave it out`);
     }
@@ -205,8 +241,9 @@ async function check() {
   return problems.length === 0 ? 0 : 1;
 }
 
-/** The ui-parser source with the hook file baked in (exit 1 with the reason if it cannot be). */
-async function withHook(parserSource, hookFile) {
+/** The ui-parser source with the hook file baked in (exit 1 with the reason if it cannot be);
+ * the hook is named by its path from the adapter folder, so --check finds it from anywhere. */
+async function withHook(parserSource, hookFile, base) {
   const { bakeHook } = await import("./bake-hook.mjs");
   let hookSource;
   try {
@@ -215,7 +252,7 @@ async function withHook(parserSource, hookFile) {
     fail(1, `cannot read the hook ${hookFile}: ${e.message}`);
   }
   try {
-    return bakeHook(parserSource, hookSource, relative(process.cwd(), hookFile) || hookFile);
+    return bakeHook(parserSource, hookSource, relative(dir, hookFile).split(sep).join("/") || hookFile, base);
   } catch (e) {
     fail(1, e.message);
   }

@@ -24,19 +24,24 @@ export class HookError extends Error {
   }
 }
 
-// The hook in its own scope: its `module`/`exports` are its own, and a throw while it loads
-// leaves no hook (the file still loads) rather than a file the host cannot evaluate.
-function wrapHook(source) {
-  return "var alHookFn = (function () {\n" +
-    "var module = { exports: {} }, exports = module.exports;\n" +
-    "try {\n" + source + "\n} catch (e) { return null; }\n" +
-    'return typeof module.exports === "function" ? module.exports : null;\n' +
-    "})();\n";
+// The markers that make a baked file readable again (readBaked): where the parser, the
+// runtime and the hook start, and what was baked.
+const PARSER = "//@@AGENTLINES_PARSER ", RUNTIME = "//@@AGENTLINES_RUNTIME\n", HOOK = "//@@AGENTLINES_HOOK ", HOOK_END = "\n//@@AGENTLINES_HOOK_END\n";
+
+/** Where a SyntaxError from vm points, as `line L, column C` of `name` (V8 puts it in the stack). */
+function syntaxWhere(e, name) {
+  const lines = String(e && e.stack).split("\n");
+  const at = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+)$`).exec(lines[0]);
+  if (!at) return "";
+  const caret = lines[2] !== undefined ? lines[2].indexOf("^") : -1;
+  return ` at line ${at[1]}${caret >= 0 ? `, column ${caret + 1}` : ""} (${lines[1].trim().slice(0, 80)})`;
 }
 
 /** What ui-parser source `parserSource` becomes with the hook `hookSource` baked in. Throws
- * HookError when the hook or the result would not load in the host. `name` labels messages. */
-export function bakeHook(parserSource, hookSource, name = "hook") {
+ * HookError when the hook or the result would not load in the host. `name` labels messages
+ * and is recorded in the file (give it relative to the adapter package, as the bin does);
+ * `base` names the parser file it was baked into. */
+export function bakeHook(parserSource, hookSource, name = "hook", base = "ui-parser.js") {
   if (typeof hookSource !== "string" || hookSource.trim() === "") throw new HookError(`${name} is empty`);
   const found = scanForHost(hookSource);
   if (found.length) {
@@ -45,26 +50,27 @@ export function bakeHook(parserSource, hookSource, name = "hook") {
       " (the host rejects these outside strings and comments; template literals and regex literals are not skipped)");
   }
   // The hook alone, evaluated the host's way (no eval, no network globals, self/globalThis
-  // undefined): it must load without throwing and export a function.
+  // undefined): it must compile, load without throwing and export a function.
   const ctx = vm.createContext({ console });
   vm.runInContext(HOST_DISABLED_GLOBALS.map((g) => `try { globalThis[${JSON.stringify(g)}] = undefined; } catch (e) {}`).join("\n"), ctx);
+  let script;
+  try {
+    script = new vm.Script("(function (self, globalThis) {\"use strict\";\nvar module = { exports: {} }, exports = module.exports;\n" +
+      hookSource + "\nreturn module.exports;\n})", { filename: name, lineOffset: -2 });
+  } catch (e) {
+    throw new HookError(`${name} has a syntax error${syntaxWhere(e, name)}: ${e && e.message}`);
+  }
   let exported;
   try {
-    const run = vm.runInContext("(function (self, globalThis) {\"use strict\";\nvar module = { exports: {} }, exports = module.exports;\n" +
-      hookSource + "\nreturn module.exports;\n})", ctx, { filename: name, lineOffset: -2 });
-    exported = run(undefined, undefined);
+    exported = script.runInContext(ctx)(undefined, undefined);
   } catch (e) {
-    throw new HookError(`${name} does not load as the host would run it: ${e && e.message}`);
+    const at = /\n\s+at .*?:(\d+):(\d+)\)?$/m.exec(String(e && e.stack));
+    throw new HookError(`${name} does not load as the host would run it: ${e && e.message}${at ? ` (line ${at[1]}, column ${at[2]})` : ""}`);
   }
   if (typeof exported !== "function") {
-    throw new HookError(`${name} must set module.exports to a function (line, ts, ours) => entries | undefined; it exports ${typeof exported}`);
+    throw new HookError(`${name} must set module.exports to a function (line, ts, ours) => entries | undefined; it exports ${exported === null ? "null" : typeof exported}`);
   }
-  const runtime = readFileSync(join(dist, "hook.js"), "utf8");
-  const stateful = /\bcreateStdoutParser\b/.test(parserSource);
-  const exportsLine = stateful
-    ? "module.exports = { parseStdoutLine: alHooked(alHookFn, parseStdoutLine), createStdoutParser: function (options) { return alHookedParser(alHookFn, options); } };\n"
-    : "module.exports = { parseStdoutLine: alHooked(alHookFn, parseStdoutLine) };\n";
-  const baked = parserSource.replace(/\n*$/, "\n") + runtime + `// ${name}, baked by agentlines-ui-parser --hook\n` + wrapHook(hookSource) + exportsLine;
+  const baked = compose(parserSource, hookSource, name, base);
   const left = scanForHost(baked);
   if (left.length) throw new HookError(`the baked file would be refused by the host's scanner: ${left.map((f) => `${f.rule} at line ${f.line}`).join("; ")}`);
   let mod;
@@ -79,3 +85,45 @@ export function bakeHook(parserSource, hookSource, name = "hook") {
   }
   return baked;
 }
+
+// The baked file: the parser and the runtime in one function, the hook in another (neither
+// sees the other's names), joined by the first statement. The parser's first line stays the
+// file's first line (it names the agentlines version).
+function compose(parserSource, hookSource, name, base) {
+  const runtime = readFileSync(join(dist, "hook.js"), "utf8");
+  const stateful = /\bcreateStdoutParser\b/.test(parserSource);
+  const parser = parserSource.replace(/\n*$/, "\n");
+  const hook = hookSource.replace(/\n*$/, "");
+  return parser.slice(0, parser.indexOf("\n") + 1) +
+    `// ${name}, baked into ${base} by agentlines-ui-parser --hook (docs/extend.md)\n` +
+    "module.exports = (function (alMake, alHookFn) { return alMake(alHookFn); })((function () {\n" +
+    "var module = { exports: {} }, exports = module.exports;\n" +
+    PARSER + base + "\n" + parser + RUNTIME + runtime.replace(/\n*$/, "\n") +
+    "return function (alHookFn) { return { parseStdoutLine: alHooked(alHookFn, parseStdoutLine)" +
+    (stateful ? ", createStdoutParser: function (options) { return alHookedParser(alHookFn, options); }" : "") + " }; };\n" +
+    "})(), (function () {\nvar module = { exports: {} }, exports = module.exports;\ntry {\n" +
+    HOOK + name + "\n" + hook + HOOK_END +
+    "} catch (e) { return null; }\nreturn typeof module.exports === \"function\" ? module.exports : null;\n})());\n";
+}
+
+/** A baked file taken apart: `{ base, parser, runtime, name, hook }` (the parser and runtime
+ * sources as they were baked, the hook's recorded name and source), or null for a file that
+ * is not one. */
+export function readBaked(text) {
+  const p = text.indexOf("\n" + PARSER), r = text.indexOf("\n" + RUNTIME), h = text.lastIndexOf("\n" + HOOK), e = text.lastIndexOf(HOOK_END);
+  if (p < 0 || r < p || h < r || e < h) return null;
+  const baseEnd = text.indexOf("\n", p + 1 + PARSER.length);
+  const runtimeEnd = text.lastIndexOf("\nreturn function (alHookFn)", h);
+  const nameEnd = text.indexOf("\n", h + 1 + HOOK.length);
+  if (baseEnd < 0 || runtimeEnd < r || nameEnd < 0 || nameEnd > e) return null;
+  return {
+    base: text.slice(p + 1 + PARSER.length, baseEnd),
+    parser: text.slice(baseEnd + 1, r + 1),
+    runtime: text.slice(r + 1 + RUNTIME.length, runtimeEnd + 1),
+    name: text.slice(h + 1 + HOOK.length, nameEnd),
+    hook: text.slice(nameEnd + 1, e),
+  };
+}
+
+/** The hook source as a baked file holds it (what readBaked gives back for it). */
+export const bakedHookText = (hookSource) => hookSource.replace(/\n*$/, "");

@@ -57,3 +57,35 @@ window.__result = r;
     await server.close();
   }
 });
+
+// agentlines/web on a page whose CSP lacks 'wasm-unsafe-eval': init() rejects with the same
+// AgentlinesWasmError (AGENTLINES_NO_WASM, naming the fix) as the entries with the wasm
+// inlined give, and every later call throws it (not "await init() first").
+test("agentlines/web under a CSP without 'wasm-unsafe-eval': init() and every call name the fix", async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url + "/tests/browser/blank.html");
+    const base = server.url + "/pkg/dist";
+    await page.setContent(`<meta http-equiv="Content-Security-Policy" content="script-src 'unsafe-inline' ${server.url}">
+<script type="importmap">${JSON.stringify({ imports: { "agentlines/web": `${base}/web/index.mjs` } })}</script>
+<script type="module">
+import * as web from "agentlines/web";
+const r = {};
+try { await web.init(); r.init = "resolved"; } catch (e) { r.init = { name: e.name, code: e.code, message: e.message, is: e instanceof web.AgentlinesWasmError, cause: e.cause && e.cause.name }; }
+try { web.parseStdoutLine("x", "t"); r.call = "returned"; } catch (e) { r.call = { code: e.code, message: e.message }; }
+window.__result = r;
+</script>`);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30000 });
+    const r = await page.evaluate(() => window.__result);
+    assert.equal(r.init.code, "AGENTLINES_NO_WASM", JSON.stringify(r));
+    assert.ok(r.init.is, "an instance of the exported class");
+    assert.equal(r.init.cause, "CompileError");
+    assert.match(r.init.message, /script-src 'wasm-unsafe-eval'/);
+    assert.deepEqual(r.call, { code: r.init.code, message: r.init.message });
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -60,11 +60,11 @@ test("a hook's output is checked like a line that already is an entry", () => {
     return undefined;
   };`);
   const bad = p.parseStdoutLine("bad", "T");
-  assert.match(bad[0].text, /invalid assistant entry, not shown: its text must be a string/);
-  assert.match(bad[1].text, /not a transcript entry \(item 1/);
+  assert.equal(bad[0].text, "the ui-parser hook gave an entry that is not shown: item 0 (assistant): text is the number 5, expected a string");
+  assert.match(bad[1].text, /item 1's kind is the string "nope", expected one of assistant, thinking, user, tool_call/);
   assert.deepEqual(bad[2], { kind: "system", ts: "T", text: "ok" });
-  assert.match(p.parseStdoutLine("object", "T")[0].text, /must return an array of entries or undefined/);
-  assert.match(p.parseStdoutLine("cyclic", "T")[0].text, /gave no JSON value/);
+  assert.match(p.parseStdoutLine("object", "T")[0].text, /returned an object; it must return an array of entries, or undefined/);
+  assert.match(p.parseStdoutLine("cyclic", "T")[0].text, /item 0 is an array of 1, expected an entry object/);
   // undefined: agentlines' own reading.
   assert.deepEqual(p.parseStdoutLine("plain text", "T"), [{ kind: "stdout", ts: "T", text: "plain text" }]);
 });
@@ -92,7 +92,9 @@ test("baking refuses what the host would refuse, with the hook's line", () => {
   refuse('import x from "y";\nmodule.exports = function () {};', /import\/export statement at line 1/);
   refuse("module.exports = 42;", /must set module.exports to a function/);
   refuse("throw new Error('at load');", /does not load as the host would run it: at load/);
-  refuse("module.exports = function (", /does not load/);
+  refuse("module.exports = function (", /has a syntax error at line \d+, column \d+/);
+  refuse("module.exports = function (line) {\n  var x = ;\n};", /hook\.js has a syntax error at line 2, column 11 \(var x = ;\): Unexpected token/);
+  refuse("var a = 1;\nnull.x;\nmodule.exports = function () {};", /does not load as the host would run it: .*\(line 2, column \d+\)/);
   refuse("  \n", /is empty/);
 });
 
@@ -111,4 +113,123 @@ test("agentlines-ui-parser --hook writes the baked file into an adapter package"
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// The mistakes the issue named, each named back: the item, the field, what it got, what was
+// expected.
+test("a hook's wrong entries are named: item, field, what it got, what was expected", () => {
+  const p = hooked(`module.exports = function (line, ts) {
+    return JSON.parse(line);
+  };`);
+  const say = (items) => p.parseStdoutLine(JSON.stringify(items), "T").map((e) => e.text);
+  assert.deepEqual(say([{ kind: "tool_call", name: 42, input: {} }]),
+    ["the ui-parser hook gave an entry that is not shown: item 0 (tool_call): name is the number 42, expected a string"]);
+  assert.deepEqual(say([{ kind: "tool_call", name: "Bash" }]),
+    ["the ui-parser hook gave an entry that is not shown: item 0 (tool_call) has no input, expected any JSON value"]);
+  assert.match(say([{ kind: "system", text: "a" }, { kind: "system", text: "b" }, { kind: "banana" }])[2],
+    /item 2's kind is the string "banana", expected one of assistant, .*, run_terminal$/);
+  assert.match(say([{ text: "no kind" }])[0], /item 0 has no kind, expected one of/);
+  assert.match(say(["just text"])[0], /item 0 is the string "just text", expected an entry object/);
+  assert.match(say([{ kind: "tool_result", toolUseId: "t", content: "x", isError: "yes" }])[0], /item 0 \(tool_result\): isError is the string "yes", expected true or false/);
+  assert.match(say([{ kind: "result", inputTokens: "1", outputTokens: 2 }])[0], /inputTokens is the string "1", expected a finite number/);
+  // The host-only kinds' fields are the wasm's check (it names the field and the type).
+  assert.match(say([{ kind: "run_terminal", turnState: "done", runState: "succeeded", disposition: "done" }])[0] ?? "", /turnState must be one of/);
+});
+
+test("a hook's output has the budget of the line it read: 2,000,000 entries or 17 MiB of text from a 4-byte line", () => {
+  const p = hooked(`module.exports = function (line, ts) {
+    if (line === "many") { var out = []; for (var i = 0; i < 2000000; i++) out.push({ kind: "system", ts: ts, text: "n" + i }); return out; }
+    if (line === "huge") { var t = "x"; while (t.length < 17 * 1024 * 1024) t += t; return [{ kind: "assistant", ts: ts, text: "ok" }, { kind: "assistant", ts: ts, text: t }]; }
+    return undefined;
+  };`);
+  let t0 = performance.now();
+  const many = p.parseStdoutLine("many", "T");
+  const manyMs = performance.now() - t0;
+  assert.equal(many.length, 1025, "1024 entries, then one notice");
+  assert.match(many.at(-1).text, /gave 2000000 entries for a line of 4 characters; the 1998976 past its output budget \(1024 entries, 262144 characters of JSON\) are not shown/);
+  t0 = performance.now();
+  const huge = p.parseStdoutLine("huge", "T");
+  assert.deepEqual(huge[0], { kind: "assistant", ts: "T", text: "ok" });
+  assert.match(huge[1].text, /item 1 \(assistant\): text is a string of \d+ characters, more than this line may show \(262144\)/);
+  assert.equal(huge.length, 2);
+  assert.ok(manyMs < 2000, `2,000,000 entries answered in ${manyMs.toFixed(0)} ms (the hook's own loop included)`);
+});
+
+test("the hook cannot reach the parser's names: not the validator, not the wasm glue", () => {
+  const p = hooked(`var seen = [typeof alHookEntries, typeof alInstance, typeof alText, typeof parseStdoutLine, typeof AGENTLINES_WASM].join(",");
+  module.exports = function (line, ts, ours) {
+    if (line === "seen") return [{ kind: "system", ts: ts, text: seen }];
+    return undefined;
+  };`);
+  assert.deepEqual(p.parseStdoutLine("seen", "T"), [{ kind: "system", ts: "T", text: "undefined,undefined,undefined,undefined,undefined" }]);
+  // Assigning one of them is an assignment to an undeclared name in strict code: the hook does
+  // not load, the file does not either; bakeHook says so at the author's desk.
+  assert.throws(() => bakeHook(stateless, "alHookEntries = null;\nmodule.exports = function () {};", "hook.js"),
+    (e) => e instanceof HookError && /does not load as the host would run it: alHookEntries is not defined \(line 1/.test(e.message));
+});
+
+// A hook that recursed to the end of the stack and calls ours() there: the call must not
+// overflow inside the wasm, where the instance (and every stateful parser's state in it) would
+// be dropped. The line it reads is among the deepest a line can be (a tool call whose input
+// nests to the reader's limit: read, then written back). The session below holds a Claude tool call; after the deep line its result must
+// still pair with it. The same test on a file without the check shows the break.
+const DEEP_HOOK = `module.exports = function (line, ts, ours) {
+  if (line !== "deep") return undefined;
+  var deepest = 0;
+  function down(n) {
+    try { return down(n + 1); } catch (e) { if (n > deepest) deepest = n; return ours('{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"n","input":' + '{"a":'.repeat(121) + '1' + '}'.repeat(121) + '}]}}'); }
+  }
+  down(0);
+  return [{ kind: "system", ts: ts, text: "deep " + deepest }];
+};`;
+const CALL = '{"type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]},"session_id":"s"}';
+const RESULT = '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.txt"}]},"session_id":"s"}';
+function pairedAfterDeep(source) {
+  const mod = loadUiParser(source);
+  const p = mod.createStdoutParser();
+  p.parseLine(CALL, "T");
+  const deep = structuredClone(p.parseLine("deep", "T"));
+  const [result] = structuredClone(p.parseLine(RESULT, "T")).filter((e) => e.kind === "tool_result");
+  return { deep, toolName: result && result.toolName };
+}
+test("ours() called at the end of the stack answers a notice; no instance is dropped", () => {
+  const baked = bakeHook(stateful, DEEP_HOOK, "hook.js");
+  const { deep, toolName } = pairedAfterDeep(baked);
+  assert.equal(toolName, "Bash", "the session's pending call survived the deep line");
+  assert.match(deep.at(-1).text, /^deep \d+$/);
+  const noProbe = baked.replace("if (inHook && !alHookRoom())", "if (false)");
+  assert.notEqual(noProbe, baked);
+  assert.notEqual(pairedAfterDeep(noProbe).toolName, "Bash", "without the probe the instance is dropped (the test can fail)");
+});
+
+test("a hooked stateful parser has the whole stateful API: parseChunk, flush, reset, dispose", () => {
+  const mod = loadUiParser(bakeHook(stateful, `module.exports = function (line, ts) {
+    if (line.indexOf("MINE ") === 0) return [{ kind: "assistant", ts: ts, text: line.slice(5) }];
+    return undefined;
+  };`, "hook.js"));
+  const lines = [CALL, "MINE hello", RESULT, "plain"];
+  const byLine = mod.createStdoutParser();
+  const want = structuredClone(lines.flatMap((l) => byLine.parseLine(l, "T")));
+  const text = lines.join("\r\n");
+  for (const cut of [1, 7, 50, text.length - 3]) {
+    const p = mod.createStdoutParser();
+    const got = structuredClone([...p.parseChunk(text.slice(0, cut), "T"), ...p.parseChunk(text.slice(cut), "T"), ...p.flush("T")]);
+    assert.deepEqual(got, want, `cut at ${cut}`);
+    p.reset();
+    assert.deepEqual(structuredClone(p.parseChunk("MINE a\nMINE b", "T")), [{ kind: "assistant", ts: "T", text: "a" }]);
+    assert.deepEqual(structuredClone(p.flush("T")), [{ kind: "assistant", ts: "T", text: "b" }]);
+    p.dispose();
+    assert.ok(Array.isArray(p.parseLine("x", "T")), "a host file's parser stays usable after dispose");
+  }
+});
+
+test("a hook that leaves its lines to agentlines costs little per line (hooked against plain, stateless)", (t) => {
+  const plain = loadUiParser(stateless);
+  const withHook = loadUiParser(bakeHook(stateless, "module.exports = function () { return undefined; };", "hook.js"));
+  const lines = readFileSync(join(root, "tests", "fixtures", "claude", "session-spotter-subagent.jsonl"), "utf8").split("\n").filter(Boolean);
+  const time = (m) => { const t0 = performance.now(); for (let r = 0; r < 5; r++) for (const l of lines) m.parseStdoutLine(l, "T"); return performance.now() - t0; };
+  time(plain); time(withHook);
+  const a = Math.min(time(plain), time(plain)), b = Math.min(time(withHook), time(withHook));
+  t.diagnostic(`${lines.length * 5} lines: plain ${a.toFixed(1)} ms, hooked ${b.toFixed(1)} ms (${(b / a).toFixed(2)}x)`);
+  assert.ok(b < a * 3 + 20, `hooked ${b.toFixed(1)} ms against ${a.toFixed(1)} ms`);
 });

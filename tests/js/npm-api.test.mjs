@@ -16,7 +16,7 @@ test("wrong argument types throw a TypeError that names the argument", () => {
   const cases = [
     [() => al.parseStdoutLine(new TextEncoder().encode("{}"), TS), /parseStdoutLine: line must be a string, got a Uint8Array/],
     [() => al.parseStdoutLine({ type: "system" }, TS), /line must be a string, got an object/],
-    [() => al.parseStdoutLine("hi", new Date()), /parseStdoutLine: ts must be a string, got a Date/],
+    [() => al.parseStdoutLine("hi", new Date()), /parseStdoutLine: ts must be a string .*, got a Date/],
     [() => al.parseLines("abc", TS), /parseLines: lines must be an array of strings, got a string/],
     [() => al.parseLines(["a", 1], TS), /parseLines: lines\[1\] must be a string, got a number/],
     [() => al.parseLines(["a", "b"], [TS]), /ts must be a string or an array as long as lines \(2\)/],
@@ -29,11 +29,25 @@ test("wrong argument types throw a TypeError that names the argument", () => {
     [() => al.parseBatch(["a"], TS), /parseBatch: text must be a string or a Uint8Array of UTF-8/],
     [() => al.parseBatch("a", [1]), /parseBatch: ts\[0\] must be a string, got a number/],
     [() => al.createStdoutParser().parseBatch("a", TS, "json"), /parseBatch: options must be an object, got a string/],
+    // Silent misuse, refused: a line without its time, a misspelt runtime (it used to
+    // autodetect), fewer times than lines, something in mergeDeltas that is not an entry.
+    [() => al.parseStdoutLine("hi"), /parseStdoutLine: ts must be a string \(the line's time, e\.g\. new Date\(\)\.toISOString\(\)\), got a undefined/],
+    [() => al.createStdoutParser().parseLine("hi"), /parseLine: ts must be a string/],
+    [() => al.createStdoutParser().flush(), /flush: ts must be a string/],
+    [() => al.createStdoutParser({ format: "claud" }), /createStdoutParser: options\.format "claud" is not a runtime name; one of claude, codex, gemini, .* \(any case, or an adapter's name such as claude_local; leave it out to autodetect\)/],
+    [() => al.parseBatch("a\nb\nc\n", [TS, TS]), /parseBatch: ts has 2 times for 3 lines; give one per line/],
+    [() => al.parseBatch(new TextEncoder().encode("a\nb"), [TS]), /parseBatch: ts has 1 times for 2 lines/],
+    [() => al.createStdoutParser().parseBatch("a\nb", [TS]), /parseBatch: ts has 1 times for 2 lines/],
+    [() => al.mergeDeltas([null]), /mergeDeltas: entries\[0\] must be an entry \(an object with a kind\), got null/],
+    [() => al.mergeDeltas([{ kind: "assistant", ts: TS, text: "a" }, "b"]), /mergeDeltas: entries\[1\] must be an entry/],
   ];
   for (const [call, message] of cases) assert.throws(call, (e) => e instanceof TypeError && message.test(e.message), String(message));
-  // What stays accepted: ts left out reads as "", options null.
-  assert.equal(al.parseStdoutLine("hi")[0].ts, "");
+  // What stays accepted: a whole log without ts ("" for every line), options null, any case
+  // and adapters' names for a format, as many times as lines.
+  assert.equal(al.parseLog("hi\n")[0].ts, "");
   assert.equal(al.parseLog("hi\n", TS, null)[0].text, "hi");
+  assert.equal(al.createStdoutParser({ format: " Claude_Local " }).runtime, "claude");
+  assert.equal(al.parseBatch("a\nb\n", [TS, TS]).count, 2);
 });
 
 test("a disposed parser throws; Symbol.dispose disposes; dispose twice is fine", () => {
@@ -68,12 +82,36 @@ test("mergeDeltas equals the core's merge (parseLines merge on vs off) on every 
   console.log(`mergeDeltas merged ${merged} entries across the fixtures, as the core does`);
 });
 
+test("AgentlinesWasmError is exported: the errors are its instances, with their code", async () => {
+  assert.equal(typeof al.AgentlinesWasmError, "function");
+  const web = await import(join(root, "dist/web/index.mjs"));
+  const esm = await import(join(root, "dist/index.mjs"));
+  assert.equal(typeof esm.AgentlinesWasmError, "function");
+  assert.throws(() => web.parseStdoutLine("x", TS), (e) => e instanceof web.AgentlinesWasmError && e.name === "AgentlinesWasmError" && e.code === "AGENTLINES_NOT_INITIALIZED");
+  const e = new al.AgentlinesWasmError("m", "AGENTLINES_NO_WASM");
+  assert.ok(e instanceof Error && e.code === "AGENTLINES_NO_WASM" && e.message === "m");
+});
+
+test("agentlines/web in Node: init() says why it cannot load the wasm, and how to", async () => {
+  // A fresh process: the module's state (compiled or not) is per process.
+  const { spawnSync } = await import("node:child_process");
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", `
+    const web = await import(${JSON.stringify(join(root, "dist/web/index.mjs"))});
+    try { await web.init(); console.log("resolved"); } catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message, is: e instanceof web.AgentlinesWasmError })); }`], { encoding: "utf8" });
+  const got = JSON.parse(r.stdout);
+  assert.equal(got.code, "AGENTLINES_WASM_LOAD");
+  assert.ok(got.is);
+  assert.match(got.message, /^agentlines: init: cannot load file:\/\/.*agentlines\.wasm \(.*\)\. Node's fetch reads no file: URL: in Node import "agentlines" \(the wasm inlined\), or pass init\(\{ wasm: <the bytes of agentlines\.wasm> \}\)\.$/);
+});
+
 test("init(): compiles ahead of the first call; a wasm that is not agentlines' is refused", async () => {
   const web = await import(join(root, "dist/web/index.mjs"));
   assert.throws(() => web.parseStdoutLine("x", TS), (e) => e.code === "AGENTLINES_NOT_INITIALIZED");
   // The smallest valid wasm module: compiles, exports nothing.
   const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
-  await assert.rejects(web.init({ wasm: empty }), /not agentlines'/);
+  await assert.rejects(web.init({ wasm: empty }), (e) => /not agentlines'/.test(e.message) && e.code === "AGENTLINES_WASM_LOAD");
+  // Bytes that do not compile: the same AGENTLINES_NO_WASM error the inlined entries give.
+  await assert.rejects(web.init({ wasm: new Uint8Array([1, 2, 3]) }), (e) => e.code === "AGENTLINES_NO_WASM" && e.cause instanceof WebAssembly.CompileError);
   await assert.rejects(web.init({ wasm: 42 }), (e) => e instanceof TypeError);
   await web.init({ wasm: readFileSync(join(root, "dist/web/agentlines.wasm")) });
   await web.init(); // already compiled: resolves at once, fetches nothing

@@ -14,6 +14,12 @@ test("tsc --strict: our types and @paperclipai/adapter-utils' are assignable bot
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
+test("tsc --strict: the npm entry as a user types it: `using` a parser, AgentlinesWasmError and its codes", () => {
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const r = spawnSync(process.execPath, [tsc, "-p", join(root, "tests", "types", "disposable")], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
 test("RuntimeFormat lists exactly the core's format names", () => {
   const rs = readFileSync(join(root, "src", "formats", "mod.rs"), "utf8");
   const table = /const FORMAT_NAMES[^=]*= &\[([\s\S]*?)\];/.exec(rs)[1];

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root, loadHostStyle } from "./host.mjs";
+import { loadAdapterUiParser } from "../../pkg-template/testing.mjs";
 
 const BIN = join(root, "pkg", "dist", "bin", "agentlines-ui-parser.mjs");
 const INIT = '{"type":"system","subtype":"init","model":"claude-sonnet-4-5","session_id":"abc"}';
@@ -176,4 +177,93 @@ test("--version prints this package's version", () => {
   assert.equal(r.status, 0);
   const version = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8")).version;
   assert.equal(r.stdout, `agentlines-ui-parser ${version}\n`);
+});
+
+const HOOK = `module.exports = function (line, ts) {
+  if (line.indexOf("MYCLI ") !== 0) return undefined;
+  return [{ kind: "assistant", ts: ts, text: line.slice(6) }];
+};
+`;
+
+// The package README's hook flow, run as it is written there (the fenced block after
+// <!-- hook-flow -->): `npx` finds the bin in the adapter's node_modules, as after
+// `npm install --save-dev agentlines`; then the same check from the repository's root, as a
+// CI job runs it, and the baked file loaded the host's way.
+test("a hook author's flow, verbatim from the package README: bake, --check in CI from any folder", () => {
+  const readme = readFileSync(join(root, "pkg", "README.md"), "utf8");
+  const block = /<!-- hook-flow -->\s*```sh\n([\s\S]*?)```/.exec(readme);
+  assert.ok(block, "pkg/README.md has the hook-flow block");
+  const commands = block[1].split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter(Boolean);
+  assert.ok(commands.length >= 2 && commands.every((c) => c.startsWith("npx agentlines-ui-parser ")), commands.join("\n"));
+  const repo = mkdtempSync(join(tmpdir(), "al-flow-"));
+  const dir = join(repo, "packages", "my-adapter");
+  try {
+    mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(join(root, "pkg"), join(dir, "node_modules", "agentlines"));
+    symlinkSync(join(dir, "node_modules", "agentlines", "dist", "bin", "agentlines-ui-parser.mjs"), join(dir, "node_modules", ".bin", "agentlines-ui-parser"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-adapter", version: "1.0.0", type: "module", files: ["dist"] }, null, 2) + "\n");
+    writeFileSync(join(dir, "ui-hook.js"), HOOK);
+    const sh = (cmd, cwd) => spawnSync("sh", ["-c", cmd], { cwd, encoding: "utf8", env: { ...process.env, npm_config_yes: "false", npm_config_offline: "true" } });
+    for (const cmd of commands) {
+      const r = sh(cmd, dir);
+      assert.equal(r.status, 0, `${cmd}\n${r.stdout}${r.stderr}`);
+    }
+    // From the repository's root, as CI runs it: the same check on the adapter's folder.
+    let r = sh("npx --prefix packages/my-adapter agentlines-ui-parser packages/my-adapter --check", repo);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /ui-parser\.cjs: agentlines \S+ ui-parser\.stateless\.js with the hook ui-hook\.js/);
+    const { module } = loadAdapterUiParser(dir);
+    assert.deepEqual(structuredClone(module.parseStdoutLine("MYCLI hi", TS)), [{ kind: "assistant", ts: TS, text: "hi" }]);
+    // The hook changed and not baked again: --check names the hook.
+    writeFileSync(join(dir, "ui-hook.js"), HOOK.replace("slice(6)", "slice(6).trim()"));
+    r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /ui-parser\.cjs: the hook baked in differs from ui-hook\.js as it is now: bake it again \(--hook ui-hook\.js\)/);
+    writeFileSync(join(dir, "ui-hook.js"), HOOK);
+    assert.equal(run(dir, "--check").status, 0);
+    // The parser part edited: named as such.
+    const file = join(dir, "ui-parser.cjs");
+    const baked = readFileSync(file, "utf8");
+    writeFileSync(file, baked.replace("function alText(", "function alText2(v) { return v; }\nfunction alText("));
+    r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /its parser part differs from every ui-parser file/);
+    writeFileSync(file, baked);
+    // The hook file gone (a CI checkout without it): the parser part is still checked.
+    rmSync(join(dir, "ui-hook.js"));
+    r = run(dir, "--check");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /baked with the hook ui-hook\.js, not found .*: its hook part is not checked/);
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+});
+
+test("a wired package is told so; --runtime base for a hook-only adapter, suggested with --hook", () => {
+  const { base, dir } = adapter({ name: "my-adapter", type: "module" });
+  try {
+    writeFileSync(join(dir, "ui-hook.js"), HOOK);
+    let r = run(dir, "--hook", join(dir, "ui-hook.js"), "--write");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /note: if agentlines reads none of your CLI's lines .*--runtime base is \d+ KB gzip instead of \d+ KB/);
+    r = run(dir, "--hook", join(dir, "ui-hook.js"));
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /already loads it \(exports\["\.\/ui-parser"\] = "\.\/ui-parser\.cjs"/);
+    assert.doesNotMatch(r.stdout, /merge into/);
+    r = run(dir, "--runtime", "base", "--hook", join(dir, "ui-hook.js"));
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /note: if agentlines reads none/);
+    assert.match(r.stdout, /base\/ui-parser\.stateless\.js/);
+    const c = run(dir, "--check");
+    assert.equal(c.status, 0, c.stderr);
+    assert.match(c.stdout, /base\/ui-parser\.stateless\.js with the hook ui-hook\.js/);
+    const mod = loadHostStyle(readFileSync(join(dir, "ui-parser.cjs"), "utf8"));
+    assert.deepEqual(structuredClone(mod.parseStdoutLine("MYCLI hi", TS)), [{ kind: "assistant", ts: TS, text: "hi" }]);
+    // What base reads without the hook: entries, plain text; a runtime's line is a named event.
+    assert.deepEqual(structuredClone(mod.parseStdoutLine('{"kind":"user","text":"q"}', TS)), [{ kind: "user", ts: TS, text: "q" }]);
+    assert.deepEqual(structuredClone(mod.parseStdoutLine("plain", TS)), [{ kind: "stdout", ts: TS, text: "plain" }]);
+    assert.equal(mod.parseStdoutLine(INIT, TS)[0].kind, "system");
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
