@@ -4,10 +4,12 @@
 //  - Markdown: the rows as a reader would want them: assistant text as written, user text
 //    quoted, thinking, tool calls with their input and result in code fences, diffs as a
 //    ```diff block, log lines (system/stderr/stdout) in fences, init and result summaries.
-// Fences are longer than any backtick run in what they hold, so log text cannot close
-// them; escape sequences are removed. Text written as Markdown (assistant, user, thinking,
-// result) is made inert first (`inert`): a .md file opened in a renderer that allows HTML
-// must not run what an agent printed.
+// Inert by construction, by the same rules as the CLI's `-o markdown`: a .md file opened in a
+// renderer that keeps raw HTML and follows every link must not run what an agent printed.
+// Code (tool input and output, log lines, diffs) goes in fences longer than any backtick run
+// it holds; plain text (user, thinking, names, subtypes, errors, the title) is escaped
+// character by character; the assistant's and a result's Markdown keep their formatting
+// with raw HTML, entities and unsafe links neutralised (`inert`). Escape sequences go.
 import { str, safeJson, fmtInt, fmtCost, groupOf, toolDuration } from "./model.js";
 import { stripEscapes } from "./text.js";
 
@@ -16,58 +18,125 @@ export function toJson(t) {
   return "[\n" + t.merged.map((e) => safeJson(e)).join(",\n") + "\n]\n";
 }
 
+// A fenced code block whose fence outlasts the longest backtick run in the text, so nothing
+// in it can close it early.
 function fence(text, lang = "") {
-  const s = stripEscapes(str(text));
-  let longest = 2;
-  const re = /`+/g;
-  let m;
-  while ((m = re.exec(s)) !== null) longest = Math.max(longest, m[0].length);
+  const s = stripEscapes(str(text)).replace(/\n+$/, "");
+  const longest = (s.match(/`+/g) || []).reduce((n, r) => Math.max(n, r.length), 2);
   const f = "`".repeat(longest + 1);
-  return `${f}${lang}\n${s}${s.endsWith("\n") ? "" : "\n"}${f}`;
+  return `${f}${lang}\n${s}\n${f}`;
 }
 
-// A link destination that is not http(s), mailto or relative (after the entity and
-// whitespace decoding a Markdown renderer applies): `javascript:`, `vbscript:`, `data:`…
-const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|[a-z]+);?/gi;
-const NAMED = { colon: ":", tab: "", newline: "", lpar: "(", rpar: ")" };
-function unsafeDest(dest) {
-  const d = dest
-    .replace(ENTITY, (m, e) => (e[0] === "#" ? String.fromCodePoint(Number.parseInt(e[1] === "x" || e[1] === "X" ? e.slice(2) : e.slice(1), e[1] === "x" || e[1] === "X" ? 16 : 10) || 0) : NAMED[e.toLowerCase()] ?? m))
-    .replace(/[\u0000-\u0020\u007f]+/g, "")
-    .toLowerCase();
-  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(d);
-  return scheme !== null && !["http", "https", "mailto"].includes(scheme[1]);
+// Whether a link destination (the text after `](` or `]:`) could make a renderer that keeps
+// raw links follow something other than http, https, mailto or a path: a scheme other than
+// those, or an escape, an entity or a percent sign before the first `:` (a renderer decodes
+// them).
+function unsafeDest(after) {
+  const d = after.replace(/^[ \t\r\n]+/, "").replace(/^</, "");
+  const head = /^[^/?#)> \n\t]*/.exec(d)[0];
+  const colon = head.indexOf(":");
+  if (colon < 0) return /[&\\]/.test(head);
+  const scheme = head.slice(0, colon).toLowerCase();
+  return /[&\\%]/.test(scheme) || !["http", "https", "mailto"].includes(scheme);
 }
 
-/** Markdown with nothing a renderer would run: outside code blocks and code spans, `<` is
- *  `&lt;` (no raw HTML, no autolinks) and a link or link definition whose address is not
- *  http(s), mailto or relative is no link (its bracket escaped). */
+// inert() for text outside fenced blocks. A backtick run opens a code span only where a run
+// of the same length closes it (CommonMark's rule; spans may cross lines), else each of its
+// backticks is escaped; outside spans `<` is `&lt;` (no raw HTML, no autolink), `&` before a
+// character reference `&amp;`, and a link or link reference definition to an unsafe
+// destination loses its link syntax.
+function inertProse(text) {
+  let out = "";
+  let i = 0;
+  let lineStart = true;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "`") {
+      let n = 0;
+      while (text[i + n] === "`") n++;
+      let j = i + n;
+      let close = -1;
+      while (j < text.length) {
+        if (text[j] === "`") {
+          let m = 0;
+          while (text[j + m] === "`") m++;
+          if (m === n) { close = j; break; }
+          j += m;
+        } else j++;
+      }
+      if (close >= 0) {
+        out += text.slice(i, close + n);
+        i = close + n;
+      } else {
+        out += "\\`".repeat(n);
+        i += n;
+      }
+      lineStart = false;
+      continue;
+    }
+    if (lineStart) {
+      const def = /^( {0,3})\[[^\n]*?\]:/.exec(text.slice(i, i + 4096));
+      if (def && unsafeDest(text.slice(i + def[0].length, i + def[0].length + 4096))) {
+        out += def[1] + "\\";
+        i += def[1].length;
+      }
+    }
+    lineStart = c === "\n";
+    if (c === "<") out += "&lt;";
+    else if (c === "&" && /[#a-zA-Z]/.test(text[i + 1] ?? "")) out += "&amp;";
+    else if (c === "]" && text[i + 1] === "(" && unsafeDest(text.slice(i + 2, i + 4096))) out += "]\\";
+    else out += c;
+    i++;
+  }
+  return out;
+}
+
+/** Markdown with nothing a renderer would run, its formatting kept (the same rules as the
+ *  CLI's `-o markdown`, cli/src/render.rs): fenced blocks kept as code (a fence closes only
+ *  with its own marker, at least as long, at most three spaces in; a backtick fence whose info
+ *  string holds a backtick is no fence; an unclosed one is closed), everything else through
+ *  `inertProse`. */
 export function inert(text) {
-  let fence = null;
-  return stripEscapes(str(text)).split("\n").map((line) => {
-    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence !== null) {
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
-      return line;
+  const lines = stripEscapes(str(text)).split("\n");
+  const out = [];
+  let prose = [];
+  let open = null;
+  const flush = () => {
+    if (prose.length) out.push(inertProse(prose.join("\n")));
+    prose = [];
+  };
+  for (const line of lines) {
+    const m = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(line);
+    if (open !== null) {
+      out.push(line);
+      if (m && m[2][0] === open[0] && m[2].length >= open.length && m[3].trim() === "") open = null;
+      continue;
     }
-    if (m) {
-      fence = m[1];
-      return line;
+    if (m && (m[2][0] === "~" || !m[3].includes("`"))) {
+      flush();
+      out.push(line);
+      open = m[2];
+      continue;
     }
-    const def = /^( {0,3})\[([^\]]*)\]:\s*<?([^\s>]*)/.exec(line);
-    if (def && unsafeDest(def[3])) line = def[1] + "\\" + line.slice(def[1].length);
-    return line.split(/(`+[^`]*`+)/).map((part, k) => (k % 2 === 1 ? part : part
-      .replace(/</g, "&lt;")
-      .replace(/\]\(\s*(&lt;)?([^)\s]*)/g, (all, lt, dest) => (unsafeDest(dest) ? "]\\(" + all.slice(2) : all)))).join("");
-  }).join("\n");
+    prose.push(line);
+  }
+  flush();
+  if (open !== null) out.push(open);
+  return out.join("\n").replace(/\n+$/, "");
 }
 
-const quote = (text) => inert(text).split("\n").map((l) => "> " + l).join("\n");
-const inlineCode = (s) => {
-  const t = stripEscapes(str(s)).replace(/\s+/g, " ");
-  const ticks = (t.match(/`+/g) || []).reduce((n, r) => Math.max(n, r.length), 0);
-  const f = "`".repeat(ticks + 1);
-  return `${f}${ticks ? " " : ""}${t}${ticks ? " " : ""}${f}`;
+/** Plain text made literal by CommonMark's own rule: every ASCII punctuation character that
+ *  can begin or end a construct backslash-escaped, leading spaces as `&#32;` (no indented
+ *  code block). Nothing is dropped. */
+export function escapeText(text) {
+  return stripEscapes(str(text)).replace(/[\\`*_{}[\]()<>#+\-.!|~&=$"']/g, "\\$&").replace(/^ +/, (sp) => "&#32;".repeat(sp.length));
+}
+const oneLine = (s) => escapeText(str(s).replace(/[\r\n]+/g, " "));
+
+// Plain text as a blockquote: each line escaped, a hard break at its end.
+const quote = (text) => {
+  const t = stripEscapes(str(text)).replace(/\s+$/, "");
+  return t === "" ? ">" : t.split("\n").map((l) => "> " + escapeText(l)).join("\\\n");
 };
 
 function dur(row) {
@@ -76,13 +145,13 @@ function dur(row) {
 }
 
 function rowMarkdown(row) {
-  const where = row.line >= 0 ? ` <sub>L${row.line + 1}</sub>` : "";
+  const where = row.line >= 0 ? ` · L${row.line + 1}` : "";
   if (row.type === "tool") {
     const c = row.call;
     const r = row.result;
     const name = str(c?.name) || str(r?.toolName) || "tool";
     const status = !r ? "no result" : r.isError === true ? "error" : "ok";
-    const out = [`**tool** ${inlineCode(name)} · ${status}${dur(row)}${where}`];
+    const out = [`**tool** ${oneLine(name)} · ${status}${dur(row)}${where}`];
     if (c) out.push("input:\n\n" + fence(safeJson(c.input, 2), "json"));
     if (r) out.push((r.isError === true ? "result (error):" : "result:") + "\n\n" + fence(r.content));
     return out.join("\n\n");
@@ -97,22 +166,22 @@ function entryMarkdown(e, group, where) {
     case "assistant": return `**assistant**${where}\n\n${inert(e.text)}`;
     case "thinking": return `**thinking**${where}\n\n${quote(e.text)}`;
     case "user": return `**user**${where}\n\n${quote(e.text)}`;
-    case "init": return `**init** · model ${inlineCode(e.model || "?")} · session ${inlineCode(e.sessionId || "?")}${where}`;
+    case "init": return `**init** · model ${oneLine(e.model || "?")} · session ${oneLine(e.sessionId || "?")}${where}`;
     case "result": {
-      const head = `**result** · ${str(e.subtype) || "result"}${e.isError === true ? " (error)" : ""} · in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)} tokens · ${fmtCost(e.costUsd)}${where}`;
-      const errors = Array.isArray(e.errors) ? e.errors.map((x) => "- " + inert(str(x).replace(/\s+/g, " "))).join("\n") : "";
+      const head = `**result** · ${oneLine(str(e.subtype) || "result")}${e.isError === true ? " (error)" : ""} · in ${fmtInt(e.inputTokens)} · out ${fmtInt(e.outputTokens)} · cached ${fmtInt(e.cachedTokens)} tokens · ${fmtCost(e.costUsd)}${where}`;
+      const errors = Array.isArray(e.errors) ? e.errors.map((x) => "- " + oneLine(str(x))).join("\n") : "";
       return [head, errors, str(e.text) ? inert(e.text) : ""].filter(Boolean).join("\n\n");
     }
     case "system": case "stderr": case "stdout":
       return `**${group}**${where}\n\n` + fence(e.text);
     default:
-      return `**${stripEscapes(str(e.kind)).replace(/\s+/g, " ").slice(0, 40) || "entry"}**${where}\n\n` + fence(safeJson(e, 2), "json");
+      return `**${oneLine(str(e.kind).slice(0, 40)) || "entry"}**${where}\n\n` + fence(safeJson(e, 2), "json");
   }
 }
 
 /** The transcript as Markdown; `title` names the source. */
 export function toMarkdown(t, title) {
-  const parts = [`# Transcript: ${stripEscapes(str(title)).replace(/\s+/g, " ")}`, `${fmtInt(t.count)} rows, ${fmtInt(t.entryCount)} entries (exported by the agentlines run viewer)`];
+  const parts = [`# Transcript: ${oneLine(title)}`, `${fmtInt(t.count)} rows, ${fmtInt(t.entryCount)} entries (exported by the agentlines run viewer)`];
   for (let id = 0; id < t.count; id++) parts.push(rowMarkdown(t.row(id)));
   return parts.join("\n\n") + "\n";
 }

@@ -241,7 +241,7 @@ test("the transcript exports as Markdown and as JSON", async () => {
   assert.equal(md.name, "pasted_text.transcript.md");
   assert.equal((md.text.match(/^\*\*tool\*\* /gm) || []).length, expect.tool);
   assert.ok(md.text.startsWith("# Transcript: pasted text\n"));
-  assert.ok(md.text.includes("**tool** `Bash` · ok (1.2 s)"), "tool line with its duration");
+  assert.ok(md.text.includes("**tool** Bash · ok (1.2 s)"), "tool line with its duration (the name escaped as plain text)");
   assert.ok(md.text.includes("```diff\n--- a/src/main.rs\n@@ -1,2 +1,2 @@"), "diff block");
   assert.ok(md.text.includes("**result** · success · in 1,200 · out 345"));
   await clean(page, problems);

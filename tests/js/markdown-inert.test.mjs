@@ -1,4 +1,5 @@
-// `agentlines parse -o markdown` is inert by construction: rendered by a CommonMark renderer
+// `agentlines parse -o markdown` and the run viewer's Markdown export (www/export.js) are inert
+// by construction: rendered by a CommonMark renderer
 // that keeps raw HTML and follows every link (markdown-it with `html: true` and its link check
 // turned off, as commonmark.js with `safe: false` renders), no hostile shape placed in any
 // field of any entry (assistant prose, user and thinking text, tool names, tool input and
@@ -13,6 +14,7 @@ import { mkdtempSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import MarkdownIt from "markdown-it";
+import { pathToFileURL } from "node:url";
 import { root } from "./host.mjs";
 
 const bin = process.env.AGENTLINES_BIN ?? join(root, "target/debug/agentlines");
@@ -115,4 +117,32 @@ test("a diff line keeps exactly one sign in the CLI's Markdown", { skip: !exists
   ].map((e) => JSON.stringify(e)).join("\n");
   const out = execFileSync(bin, ["parse", "-o", "markdown"], { input: lines + "\n", encoding: "utf8" });
   assert.match(out, /```diff\n@@ -1,2 \+1,2 @@\n-old\n\+new\n same\n```/);
+});
+
+// The run viewer's export over the same shapes in the same fields, the shape also the title
+// (the file's name): the same renderer finds nothing live.
+const { toMarkdown } = await import(pathToFileURL(join(root, "www/export.js")).href);
+const { Transcript } = await import(pathToFileURL(join(root, "www/model.js")).href);
+function viewerExport(entries, title) {
+  const t = new Transcript();
+  t.add(entries, entries.map((_, i) => i), entries.map(() => 1));
+  return toMarkdown(t, title);
+}
+
+test("the viewer's Markdown export renders no live HTML for any hostile shape in any field", () => {
+  const problems = [];
+  SHAPES.forEach((x, i) => {
+    const live = liveIn(md.render(viewerExport(entriesFor(x), x)));
+    if (live.length) problems.push(`shape ${i} ${JSON.stringify(x)}: ${live.join(" ")}`);
+  });
+  assert.deepEqual(problems, []);
+});
+
+test("the viewer's export keeps what is written: fences outlast backticks, text reads as it was", () => {
+  const out = viewerExport([{ kind: "tool_call", ts: TS, name: "Bash", input: { command: "x" }, toolUseId: "t" },
+    { kind: "tool_result", ts: TS, toolUseId: "t", content: "a ```` b\n```\n<img src=x onerror=alert(1)>", isError: false }], "run.log");
+  // The result's fence is longer than its longest backtick run (4): five backticks.
+  assert.match(out, /\n`````\na ```` b\n```\n<img src=x onerror=alert\(1\)>\n`````/);
+  const html = md.render(viewerExport([{ kind: "user", ts: TS, text: "  *not em* <b>x</b> [a](b) & 1 < 2" }], "t"));
+  assert.match(html, /<blockquote>\n<p>  \*not em\* &lt;b&gt;x&lt;\/b&gt; \[a\]\(b\) &amp; 1 &lt; 2<\/p>/);
 });

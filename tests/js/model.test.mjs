@@ -239,3 +239,22 @@ test("the run's totals are summed over its results the host's way", { skip: !!pr
   assert.deepEqual(t.sum, { inputTokens: 11, outputTokens: 22, cachedTokens: 8, cacheCreationTokens: 7, costUsd: 0.75 });
   assert.equal(t.results, 3);
 });
+
+// Subagents nest at most 8 deep (MAX_DEPTH): a chain of 40 calls each inside the last shows its
+// deep end at 8, and counting a row into the cards above it walks at most 9 of them (a
+// hostile chain costs bounded work per row). Without the cap the last call sits 39 deep.
+test("subagent nesting is capped at 8 levels, and so is the walk up the chain", { skip: !!process.env.MODEL }, () => {
+  const t = new Transcript();
+  const ts = "2026-01-01T00:00:00.000Z";
+  const entries = [];
+  for (let i = 0; i < 40; i++) {
+    entries.push({ kind: "tool_call", ts, name: "Task", input: {}, toolUseId: `t${i}`, ...(i ? { parentToolUseId: `t${i - 1}` } : {}) });
+  }
+  t.add(entries, entries.map((_, i) => i), entries.map(() => 1));
+  const depths = Array.from({ length: t.count }, (_, id) => t.row(id).depth);
+  assert.equal(t.count, 40);
+  assert.deepEqual(depths.slice(0, 10), [0, 1, 2, 3, 4, 5, 6, 7, 8, 8]);
+  assert.equal(Math.max(...depths), 8);
+  // The outermost card counts only the rows within reach of the walk (9 hops), not all 39.
+  assert.ok(t.subs.get(0).rows <= 9, `the top card counted ${t.subs.get(0).rows} rows`);
+});
