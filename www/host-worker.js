@@ -184,7 +184,6 @@ let session = null;
 
 // Blob.prototype.text, taken before the lockdown removes the Blob global (the parser never
 // sees a Blob: only this worker's own code reads the page's File/Blob handles).
-const blobText = Blob.prototype.text;
 const blobSlice = Blob.prototype.slice;
 const blobBytes = Blob.prototype.arrayBuffer;
 const FIRST_SLICE = 64 << 10; // the first screen waits for this much, whatever the file's size
@@ -195,6 +194,15 @@ const PAINT_WAIT_MS = 250; // the longest wait for the page's {type:"painted"} a
 const MAX_ENTRIES_PER_LINE = 10000; // the viewer's own cap, whatever the parser returns
 const MAX_ENTRIES_PER_MESSAGE = 4000; // one structured clone on the page stays small
 const OWN_TS_MAX_LINE = 1 << 20; // longer lines are not searched for a timestamp
+// The lines path (run logs, live tails, parsers without a batch call) never holds a file as
+// one string: it reads it a slice at a time into lines (Blob.text() on ~512 MiB quietly gives
+// "" in Chromium). It keeps at most LINES_MAX_BYTES of a file and LINE_MAX_CHARS of one line
+// (the parser's own cap, 16 MiB, plus one: it then shows the line's head and says so); past
+// either, a notice says what was not read. The fast path finds a first line up to
+// FIRST_LINE_MAX bytes long before it decides which path a file takes.
+const LINES_MAX_BYTES = 512 << 20;
+const LINE_MAX_CHARS = (16 << 20) + 1;
+const FIRST_LINE_MAX = 16 << 20;
 const STREAMS = ["stdout", "stderr", "system"];
 const RAW = 3; // a run-log file line that is not a row, kept as a stdout entry
 
@@ -204,16 +212,64 @@ function openSession(msg) {
     return;
   }
   if (msg.blob && typeof msg.blob === "object") {
-    const id = msg.session;
-    blobText.call(msg.blob).then(
-      (text) => { if (session && session.id === id && session.pending) startSession(msg, text); },
-      (e) => post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: "could not read the file: " + describe(e) }], lines: [-1], real: [0], pos: 0, total: 0, done: true, ms: 0 }),
-    );
-    session = { id, pending: true }; // an older session stops at its next slice
+    linesSession(msg, msg.blob);
     return;
   }
   startSession(msg, typeof msg.text === "string" ? msg.text : "");
 }
+
+// A file read into lines a slice at a time (never one string), then a lines session; what
+// was not read past the limits above is said in a notice before its first line.
+function linesSession(msg, blob) {
+  const id = msg.session;
+  const pending = { id, pending: true };
+  session = pending; // an older session stops at its next slice
+  readLines(blob, () => session === pending).then(
+    (got) => { if (got && session === pending) startSession(msg, got.lines); },
+    (e) => failEntry(id, "could not read the file: " + describe(e)),
+  );
+}
+
+/** The file's lines ("\n"-separated; a last line without one kept), read a slice at a time;
+ *  null once `live()` says the session was replaced. */
+async function readLines(blob, live) {
+  const size = blob.size;
+  const limit = Math.min(size, LINES_MAX_BYTES);
+  const decoder = new TextDecoder();
+  const lines = [];
+  let carry = "";
+  let cutLines = 0;
+  let skipping = false; // past LINE_MAX_CHARS of the current line: the rest until its newline is dropped
+  for (let at = 0; at < limit;) {
+    const buf = await blobBytes.call(blobSlice.call(blob, at, Math.min(limit, at + SLICE)));
+    if (!live()) return null;
+    if (buf.byteLength === 0) break;
+    at += buf.byteLength;
+    const text = decoder.decode(buf, { stream: at < size });
+    let start = 0;
+    for (let nl = text.indexOf("\n"); ; nl = text.indexOf("\n", start)) {
+      const end = nl < 0 ? text.length : nl;
+      if (!skipping) {
+        const room = LINE_MAX_CHARS - carry.length;
+        carry += text.slice(start, Math.min(end, start + room));
+        if (end - start > room) { skipping = true; cutLines++; }
+      }
+      if (nl < 0) break;
+      lines.push(carry);
+      carry = "";
+      skipping = false;
+      start = nl + 1;
+    }
+  }
+  if (carry !== "") lines.push(carry);
+  const notes = [];
+  if (cutLines) notes.push(`[agentlines viewer] ${cutLines} line(s) longer than ${LINE_MAX_CHARS - 1} characters: only their first ${LINE_MAX_CHARS - 1} were read (the parser shows such a line's head)`);
+  if (limit < size) notes.push(`[agentlines viewer] this file is ${mb(size)}; this view reads run logs, live tails and files without a batch parser up to ${mb(LINES_MAX_BYTES)}: the last ${mb(size - limit)} are not shown`);
+  // Said after the last line read, where what is missing begins (line numbers stay the file's).
+  for (const n of notes) lines.push(n);
+  return { lines };
+}
+const mb = (n) => `${(n / 1048576).toFixed(1)} MiB`;
 
 // --- timestamps the records carry ------------------------------------------------------
 // A JSON object line's own top-level "timestamp" or "ts" (an ISO string, or epoch
@@ -322,7 +378,7 @@ function readRunLog(lines) {
 }
 
 function startSession(msg, text) {
-  let lines = text.split("\n");
+  let lines = typeof text === "string" ? text.split("\n") : text;
   if (lines.length && lines[lines.length - 1] === "") lines.pop();
   let log = null;
   if (isRunLog(lines)) {
@@ -383,17 +439,28 @@ async function streamSession(msg) {
     return;
   }
   if (session !== s) return;
-  const text = new TextDecoder().decode(first, { stream: first.byteLength < size });
-  // A Paperclip run log is reordered by seq over the whole file: the whole-text path (also
-  // taken when the first slice holds no complete line to tell by).
-  const probe = text.split("\n");
-  if (first.byteLength < size) probe.pop();
+  // The first line decides (a Paperclip run log is reordered by seq over the whole file: the
+  // lines path): a first line longer than the first slice is read on, up to FIRST_LINE_MAX.
+  let head = new Uint8Array(first);
+  try {
+    while (head.indexOf(10) < 0 && head.byteLength < Math.min(size, FIRST_LINE_MAX)) {
+      const more = new Uint8Array(await blobBytes.call(blobSlice.call(blob, head.byteLength, Math.min(size, head.byteLength * 2))));
+      if (session !== s) return;
+      if (more.byteLength === 0) break;
+      const both = new Uint8Array(head.byteLength + more.byteLength);
+      both.set(head);
+      both.set(more, head.byteLength);
+      head = both;
+    }
+  } catch (e) {
+    if (session === s) failEntry(s.id, "could not read the file: " + describe(e));
+    return;
+  }
+  first = head.buffer;
+  const probe = new TextDecoder().decode(head, { stream: head.byteLength < size }).split("\n");
+  if (head.byteLength < size) probe.pop();
   if (!probe.some((l) => l.trim() !== "") || isRunLog(probe)) {
-    session = { id: s.id, pending: true };
-    blobText.call(blob).then(
-      (all) => { if (session && session.id === s.id && session.pending) startSession(msg, all); },
-      (e) => failEntry(s.id, "could not read the file: " + describe(e)),
-    );
+    linesSession(msg, blob);
     return;
   }
   const { call, mode } = batchCall(!!msg.stateless);
@@ -404,11 +471,23 @@ async function streamSession(msg) {
   const read = (at) => blobBytes.call(blobSlice.call(blob, at, at + (s.slice || SLICE)));
   let next = offset < size ? read(offset) : null;
   const held = []; // the pieces of a line longer than a slice, until its newline arrives
+  // A line past LINE_MAX_CHARS bytes keeps only its head (the parser shows a line over its
+  // 16 MiB cap as its head and a notice): the rest is dropped as it is read, never held.
+  let heldBytes = 0;
+  let dropping = false;
   for (;;) {
     const last = offset >= size;
+    if (dropping) {
+      const nl0 = bytes.indexOf(10);
+      bytes = bytes.subarray(nl0 >= 0 ? nl0 : bytes.length);
+      if (nl0 >= 0 || last) dropping = false;
+    }
     const nl = bytes.lastIndexOf(10);
     if (nl < 0 && !last) {
-      held.push(bytes);
+      const keep = bytes.subarray(0, Math.max(0, LINE_MAX_CHARS - heldBytes));
+      if (keep.length) held.push(keep);
+      heldBytes += keep.length;
+      if (keep.length < bytes.length) dropping = true;
     } else {
       let whole = bytes;
       if (held.length) {
@@ -419,6 +498,7 @@ async function streamSession(msg) {
         held.length = 0;
       }
       const cutAt = last ? whole.length : whole.lastIndexOf(10) + 1;
+      heldBytes = whole.length - cutAt;
       if (cutAt < whole.length) held.push(whole.slice(cutAt));
       whole = whole.subarray(0, cutAt);
       // One call per piece of at most s.slice bytes (whole lines; a longer line is one piece):
