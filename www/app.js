@@ -7,12 +7,12 @@
 // at line 123 (every row's L-number links to itself). The body's data-parser / data-state
 // attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
-import { Transcript, KINDS, filterRows, passes, placement, groupOf, fmtInt, fmtCost, str } from "./model.js";
+import { Transcript, KINDS, filterRows, filterRowsSliced, passes, placement, groupOf, fmtInt, fmtCost, str } from "./model.js";
 import { RunCharts } from "./charts.js";
 import { Sessions } from "./sessions.js";
 import { renderRow, estimateHeight, highlight } from "./render.js";
 import { VirtualList } from "./vlist.js";
-import { toMarkdown, toJson } from "./export.js";
+import { toMarkdownBlob, toJsonBlob } from "./export.js";
 import { visibleControls } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -109,9 +109,36 @@ function buildFilters() {
   }
 }
 
+// A search or tool filter over more rows than this runs a slice at a time (no long task);
+// `searching` cancels the one under way, `afterSearch` runs once it is done (next/previous
+// pressed meanwhile).
+const SLICED_SEARCH_ROWS = 50000;
+let searching = null;
+let afterSearch = [];
+
 // `keep`: a row id to keep in view (a card whose subagent opened or closed).
 function refilter(keep = -1) {
-  view = filterRows(t, enabled, query, toolFilter);
+  if (searching) { searching(); searching = null; }
+  if ((query.trim() || toolFilter) && t.count > SLICED_SEARCH_ROWS) {
+    body.dataset.searching = "1";
+    searching = filterRowsSliced(t, enabled, query, toolFilter, {
+      progress: (n) => { $("match-pos").textContent = `searching… ${fmtInt(n)} of ${fmtInt(t.count)} rows`; },
+      done: (v) => {
+        searching = null;
+        delete body.dataset.searching;
+        showView(v, keep);
+        const then = afterSearch;
+        afterSearch = [];
+        for (const f of then) f();
+      },
+    });
+    return;
+  }
+  showView(filterRows(t, enabled, query, toolFilter), keep);
+}
+
+function showView(v, keep) {
+  view = v;
   current = -1;
   nestDirty = false;
   list.reset(view.length);
@@ -176,6 +203,7 @@ function setToolFilter(name, apply = true) {
 // Next / previous search match: the matching rows are the view; the current one is marked,
 // scrolled to and opened (a match inside a closed card's input is then visible).
 function step(dir) {
+  if (searching) { afterSearch.push(() => step(dir)); return; }
   if (!query.trim() || !view.length) return;
   const prev = current >= 0 ? t.row(view[current]) : null;
   current = current < 0 ? (dir > 0 ? 0 : view.length - 1) : (current + dir + view.length) % view.length;
@@ -228,8 +256,8 @@ function setAllOpen(open) {
   list.remeasure();
 }
 
-function download(text, name, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+function download(blob, name) {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = name;
@@ -538,8 +566,18 @@ function wire() {
   $("search-prev").addEventListener("click", () => step(-1));
   $("expand-all").addEventListener("click", () => setAllOpen(true));
   $("collapse-all").addEventListener("click", () => setAllOpen(false));
-  $("export-md").addEventListener("click", () => download(toMarkdown(t, run?.label || "log"), exportName("md"), "text/markdown"));
-  $("export-json").addEventListener("click", () => download(toJson(t), exportName("json"), "application/json"));
+  // Exports are made a slice at a time (no long task on a big log); the button says how far.
+  const exporting = (id, make, ext) => $(id).addEventListener("click", () => {
+    const b = $(id);
+    const label = b.textContent;
+    b.disabled = true;
+    body.dataset.exporting = ext;
+    make({ progress: (n, total) => { b.textContent = `${Math.floor((100 * n) / total)}%`; } })
+      .then((blob) => download(blob, exportName(ext)))
+      .finally(() => { b.textContent = label; b.disabled = t.count === 0; delete body.dataset.exporting; });
+  });
+  exporting("export-md", (opts) => toMarkdownBlob(t, run?.label || "log", opts), "md");
+  exporting("export-json", (opts) => toJsonBlob(t, opts), "json");
   $("tool-filter-clear").addEventListener("click", () => setToolFilter(""));
   window.addEventListener("hashchange", goToTarget);
   const overlay = $("drop-overlay");

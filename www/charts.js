@@ -46,25 +46,29 @@ function realTime(row, e) {
   return Date.parse(str(e.ts));
 }
 
-/** What the charts show, from the transcript's rows. */
-export function runStats(t) {
-  const tools = new Map(); // name -> { n, ms, errors, first }
-  const spans = [];
-  const turns = [];
-  const lanes = new Map(); // lane key (card row id, -1 main) -> label
-  lanes.set(-1, "main agent");
-  let first = Infinity;
-  let last = -Infinity;
-  let subagents = 0;
-  for (let id = 0; id < t.count; id++) {
+/** What the charts show, gathered row by row (`add`), then `finish`ed. */
+class StatsBuilder {
+  constructor(t) {
+    this.t = t;
+    this.tools = new Map(); // name -> { n, ms, errors, first }
+    this.spans = [];
+    this.turns = [];
+    this.lanes = new Map([[-1, "main agent"]]); // lane key (card row id, -1 main) -> label
+    this.first = Infinity;
+    this.last = -Infinity;
+    this.subagents = 0;
+  }
+
+  add(id) {
+    const t = this.t;
     const row = t.row(id);
-    if (row.sub) subagents++;
+    if (row.sub) this.subagents++;
     if (row.type === "tool") {
       const call = row.call;
       const res = row.result;
       const name = oneLine(str(call?.name) || str(res?.toolName) || "tool", 60);
-      let s = tools.get(name);
-      if (!s) tools.set(name, (s = { n: 0, ms: 0, errors: 0, first: id }));
+      let s = this.tools.get(name);
+      if (!s) this.tools.set(name, (s = { n: 0, ms: 0, errors: 0, first: id }));
       s.n++;
       const d = toolDuration(row);
       if (d) s.ms += d.ms;
@@ -72,32 +76,64 @@ export function runStats(t) {
       const start = realTime(row, call || res);
       if (Number.isFinite(start)) {
         const end = d ? start + d.ms : start;
-        first = Math.min(first, start);
-        last = Math.max(last, end);
+        this.first = Math.min(this.first, start);
+        this.last = Math.max(this.last, end);
         const lane = row.parent;
-        if (!lanes.has(lane)) {
+        if (!this.lanes.has(lane)) {
           const card = t.row(lane);
-          lanes.set(lane, "subagent: " + oneLine(str(card.call?.input?.description) || str(card.call?.name) || "tool", 40));
+          this.lanes.set(lane, "subagent: " + oneLine(str(card.call?.input?.description) || str(card.call?.name) || "tool", 40));
         }
-        spans.push({ id, name, lane, start, end, error: res?.isError === true, open: !res });
+        this.spans.push({ id, name, lane, start, end, error: res?.isError === true, open: !res });
       }
     } else if (row.type === "entry" && groupOf(row) === "user" && row.depth === 0) {
       const at = realTime(row, row.entry);
       if (Number.isFinite(at)) {
-        turns.push({ id, at });
-        first = Math.min(first, at);
-        last = Math.max(last, at);
+        this.turns.push({ id, at });
+        this.first = Math.min(this.first, at);
+        this.last = Math.max(this.last, at);
       }
     }
   }
-  let tokens = 0;
-  let cost = 0;
-  const points = t.resultRows.map(([id, e]) => {
-    tokens += num(e.inputTokens) + num(e.outputTokens);
-    cost += num(e.costUsd);
-    return { id, tokens, cost };
-  });
-  return { tools, spans, turns, lanes, points, first, last, subagents };
+
+  finish() {
+    let tokens = 0;
+    let cost = 0;
+    const points = this.t.resultRows.map(([id, e]) => {
+      tokens += num(e.inputTokens) + num(e.outputTokens);
+      cost += num(e.costUsd);
+      return { id, tokens, cost };
+    });
+    const { tools, spans, turns, lanes, first, last, subagents } = this;
+    return { tools, spans, turns, lanes, points, first, last, subagents };
+  }
+}
+
+/** What the charts show, from the transcript's rows. */
+export function runStats(t) {
+  const b = new StatsBuilder(t);
+  for (let id = 0; id < t.count; id++) b.add(id);
+  return b.finish();
+}
+
+/** runStats a slice of about `sliceMs` at a time (a million tool calls took 1.3 s in one
+ *  task): `done(stats)` at the end; returns a function that cancels it. */
+export function runStatsSliced(t, { sliceMs = 25, later = (f) => setTimeout(f, 0), done }) {
+  const b = new StatsBuilder(t);
+  const n = t.count;
+  let id = 0;
+  let cancelled = false;
+  const run = () => {
+    if (cancelled) return;
+    const until = performance.now() + sliceMs;
+    while (id < n) {
+      b.add(id++);
+      if ((id & 255) === 0 && performance.now() >= until) break;
+    }
+    if (id < n) later(run);
+    else done(b.finish());
+  };
+  later(run);
+  return () => { cancelled = true; };
 }
 
 function totals(t, st) {
@@ -258,6 +294,9 @@ function timeline(st, jump) {
   return fig;
 }
 
+// Past this many rows the charts read the transcript a slice at a time.
+const SLICED_ROWS = 20000;
+
 /** The panel (a <details> with a body): drawn when open. */
 export class RunCharts {
   constructor(root, t, { jump, tool }) {
@@ -273,25 +312,43 @@ export class RunCharts {
 
   reset() {
     this.stale = true;
+    if (this.cancel) { this.cancel(); this.cancel = null; }
+    this.drawnCount = 0;
     this.body.replaceChildren();
     if (this.root.open) this.draw();
   }
 
-  /** The transcript changed; `done`: the parse finished. */
+  /** The transcript changed; `done`: the parse finished. While a log loads the charts are
+   *  redrawn at most once a second and only once the rows grew by half since the last
+   *  drawing (each drawing reads every row: so the load reads them about three times in
+   *  all, not once a second over a growing log). */
   update(done) {
     this.stale = true;
     if (!this.root.open) return;
     const now = performance.now();
-    if (done ? this.drawnDone !== this.t.count : now - this.drawnAt > 1000) this.draw(done);
+    if (done ? this.drawnDone !== this.t.count : now - this.drawnAt > 1000 && this.t.count >= 1.5 * (this.drawnCount || 0) && !this.cancel) this.draw(done);
   }
 
+  /** Reads the rows a slice at a time past SLICED_ROWS (no long task), then draws. */
   draw(done = true) {
     const t0 = performance.now();
-    const st = runStats(this.t);
-    this.body.replaceChildren(totals(this.t, st), cumulative(st, this.jump), toolBars(st, this.tool), timeline(st, this.jump));
+    const paint = (st) => {
+      this.cancel = null;
+      this.body.replaceChildren(totals(this.t, st), cumulative(st, this.jump), toolBars(st, this.tool), timeline(st, this.jump));
+      this.drawnAt = performance.now();
+      this.drawnCount = this.t.count;
+      this.drawnDone = done ? this.t.count : -1;
+      this.stale = false;
+      this.root.dataset.drawMs = String(Math.round(this.drawnAt - t0));
+      delete this.root.dataset.drawing;
+    };
+    if (this.cancel) { this.cancel(); this.cancel = null; }
+    if (this.t.count <= SLICED_ROWS) {
+      paint(runStats(this.t));
+      return;
+    }
+    this.root.dataset.drawing = "1";
     this.drawnAt = performance.now();
-    this.drawnDone = done ? this.t.count : -1;
-    this.stale = false;
-    this.root.dataset.drawMs = String(Math.round(this.drawnAt - t0));
+    this.cancel = runStatsSliced(this.t, { done: paint });
   }
 }

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import { root } from "./host.mjs";
 
-const { inert, toMarkdown } = await import(pathToFileURL(resolve(root, "www/export.js")).href);
+const { inert, toMarkdown, toJson, toMarkdownBlob, toJsonBlob } = await import(pathToFileURL(resolve(root, "www/export.js")).href);
 const { Transcript } = await import(pathToFileURL(resolve(root, "www/model.js")).href);
 
 const HOSTILE = [
@@ -41,4 +41,23 @@ test("raw HTML and script links in agent text are inert in the Markdown export",
 test("what is not hostile is left as written: code, safe links, relative links", () => {
   const text = "see [docs](https://example.com/a_(b)) and [here](./x.md#y), `<b>` in code\n```html\n<div>kept</div>\n```";
   assert.equal(inert(text), text);
+});
+
+test("the sliced exports (a slice at a time, as a Blob) give the one-task exports' text", async () => {
+  const ts = "2026-01-01T00:00:00.000Z";
+  const t = new Transcript();
+  const entries = [];
+  for (let i = 0; i < 500; i++) {
+    entries.push({ kind: "tool_call", ts, name: "Bash", input: { command: `echo ${i}` }, toolUseId: `c${i}` },
+      { kind: "tool_result", ts, toolUseId: `c${i}`, content: `${i} \`\`\` <b>`, isError: i % 7 === 0 },
+      { kind: "assistant", ts, text: `step ${i} [x](javascript:alert(${i}))` });
+  }
+  t.add(entries, entries.map((_, i) => i), entries.map(() => 1));
+  let slices = 0;
+  // sliceMs 0: a slice per 64 rows, so the pieces are many.
+  const opts = { sliceMs: 0, later: (f) => { slices++; setImmediate(f); } };
+  assert.equal(await (await toMarkdownBlob(t, "run.log", opts)).text(), toMarkdown(t, "run.log"));
+  assert.ok(slices > 10, `${slices} slices`);
+  assert.equal(await (await toJsonBlob(t, opts)).text(), toJson(t));
+  assert.equal(await (await toJsonBlob(new Transcript())).text(), toJson(new Transcript()));
 });
