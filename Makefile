@@ -6,7 +6,7 @@ WASM_RAW    := target/$(WASM_TARGET)/wasm/agentlines.wasm
 WASM_OUT    := target/pkg-wasm
 # One runtime per file in dist/<runtime>/ (cargo features); `base` reads no runtime (the file
 # for a hook-only adapter, docs/extend.md).
-RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes cline letta openhands openrouter agy copilot droid goose kiro amplifier base
+RUNTIMES    := claude codex gemini opencode cursor pi openclaw amp acp grok kimi cursor_cloud hermes cline letta openhands openrouter agy copilot droid goose kiro amplifier claw base
 # rustc's default wasm features, which binaryen 108 must be told about, and simd128
 # (.cargo/config.toml; the string scans, src/json/scan.rs). -O2 without inlining
 # functions into their only caller (-ocimfs 0): 6-8% smaller files than -O1 (ui-parser.stateless.js

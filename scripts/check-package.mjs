@@ -31,6 +31,8 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // the default file: the stateful ui-parser.js past its 150,000 (2026-12-07), now 152,000.
 // Amplifier's bridge reader took 0.8 KB in the default file and 1.3 KB in the stateful one
 // (its call numbering), past 152,000: now 154,000.
+// Claw Code's reader took 1.5 KB in the default file (137.1 KB) and 1.6 KB in the stateful
+// one, past 154,000: now 156,000.
 // The ceilings are the budgets decided for 25 formats, in this file's unit (KiB): default
 // file 135 KiB, each per-runtime file 72 KiB; the stateful ui-parser.js has none (~1% above
 // today). A new module that needs more says so here.
@@ -38,8 +40,8 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // their own, ~3% above what they measured when they came in (38.3 and 43.8 KB): they are the
 // floor every other file stands on, and what a hook author pays.
 const TARGET = { default: 100 * 1024, full: 100 * 1024, runtime: 60 * 1024, base: 40 * 1024 };
-const CEILING = { default: 135 * 1024, full: 154_000, runtime: 72 * 1024, base: 48 * 1024 };
-const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter", "agy", "copilot", "droid", "goose", "kiro", "amplifier"];
+const CEILING = { default: 135 * 1024, full: 156_000, runtime: 72 * 1024, base: 48 * 1024 };
+const RUNTIMES = ["claude", "codex", "gemini", "opencode", "cursor", "pi", "openclaw", "amp", "acp", "grok", "kimi", "cursor_cloud", "hermes", "cline", "letta", "openhands", "openrouter", "agy", "copilot", "droid", "goose", "kiro", "amplifier", "claw"];
 const BUDGET = {};
 BUDGET["dist/ui-parser.js"] = "full";
 BUDGET["dist/ui-parser.stateless.js"] = "default";

@@ -33,6 +33,8 @@ const CASES: &[Case] = &[
     Case { file: "amplifier/derived-bridge-run.jsonl", format: Format::Amplifier, has_result: true, stateless_lines: true, init: true },
     Case { file: "amplifier/derived-bridge-timeout.jsonl", format: Format::Amplifier, has_result: true, stateless_lines: true, init: true },
     Case { file: "amplifier/doc-protocol-examples.jsonl", format: Format::Amplifier, has_result: true, stateless_lines: true, init: true },
+    Case { file: "claw/derived-run.jsonl", format: Format::Claw, has_result: true, stateless_lines: true, init: true },
+    Case { file: "claw/derived-compact-and-error.jsonl", format: Format::Claw, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/agentshore-copilot_json_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/agentshore-copilot_json_tool_denied_1_0_94.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
     Case { file: "copilot/derived-sdk-events.jsonl", format: Format::Copilot, has_result: true, stateless_lines: true, init: false },
@@ -156,6 +158,8 @@ fn cli_and_adapter_names_select_their_reader() {
         ("kiro", Format::Kiro),
         ("kiro-cli", Format::Kiro),
         ("amplifier_local", Format::Amplifier),
+        ("claw_local", Format::Claw),
+        ("claw-code", Format::Claw),
     ] {
         assert_eq!(Format::from_name(name), Some(f), "{name}");
     }

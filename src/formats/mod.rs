@@ -20,6 +20,8 @@ pub mod acp;
 pub mod amp;
 #[cfg(feature = "amplifier")]
 pub mod amplifier;
+#[cfg(feature = "claw")]
+pub mod claw;
 #[cfg(feature = "claude")]
 pub mod claude;
 #[cfg(feature = "codex")]
@@ -108,6 +110,8 @@ pub enum Format {
     Kiro,
     /// Amplifier through its Paperclip bridge's JSONL protocol v1.0 (amplifier.rs).
     Amplifier,
+    /// Claw Code `claw -p … --output-format json`: one object per run (claw.rs).
+    Claw,
     /// Plain text (ANSI stripped, stderr markers recognised). Never detected from JSON.
     Plain,
 }
@@ -168,6 +172,10 @@ const FORMAT_NAMES: &[(&str, Format)] = &[
     ("amplifier", Format::Amplifier),
     ("amplifier_local", Format::Amplifier),
     ("amplifier-local", Format::Amplifier),
+    ("claw", Format::Claw),
+    ("claw-code", Format::Claw),
+    ("claw_local", Format::Claw),
+    ("claw-local", Format::Claw),
     ("droid", Format::Droid),
     ("factory-droid", Format::Droid),
     ("droid_local", Format::Droid),
@@ -227,12 +235,14 @@ impl Format {
     /// and Letta's lines carry marks (`message_type`, `agent_id` with `conversation_id`,
     /// `run_ids`) that no Claude line has. Amplifier's bridge comes before Gemini, which
     /// claims every `init` with a `session_id`: the bridge's carries a `bundle` no Gemini
-    /// line has.
-    pub const JSON: [Format; 21] = [
+    /// line has. Claw Code comes before Codex, which claims `{"type": "error", …}`: claw's
+    /// failure object carries `action: "abort"` and `error_kind` no Codex line has.
+    pub const JSON: [Format; 22] = [
         Format::OpenRouter,
         Format::Cursor,
         Format::Amp,
         Format::Letta,
+        Format::Claw,
         Format::Claude,
         Format::Codex,
         Format::Amplifier,
@@ -282,6 +292,7 @@ impl Format {
             Format::Goose => "goose",
             Format::Kiro => "kiro",
             Format::Amplifier => "amplifier",
+            Format::Claw => "claw",
             Format::Plain => "plain",
         }
     }
@@ -323,6 +334,7 @@ impl Format {
             Format::Goose => cfg!(feature = "goose"),
             Format::Kiro => cfg!(feature = "kiro"),
             Format::Amplifier => cfg!(feature = "amplifier"),
+            Format::Claw => cfg!(feature = "claw"),
             Format::Plain => true,
         }
     }
@@ -372,6 +384,8 @@ impl Format {
             Format::Goose => goose::detect(v),
             #[cfg(feature = "amplifier")]
             Format::Amplifier => amplifier::detect(v),
+            #[cfg(feature = "claw")]
+            Format::Claw => claw::detect(v),
             #[allow(unreachable_patterns)]
             _ => Confidence::No,
         }
@@ -471,6 +485,8 @@ pub fn parse_json(
         Format::Goose => goose::parse(v, line, ts, states.map(|s| &mut s.goose), out),
         #[cfg(feature = "amplifier")]
         Format::Amplifier => amplifier::parse(v, line, ts, states.map(|s| &mut s.amplifier), out),
+        #[cfg(feature = "claw")]
+        Format::Claw => claw::parse(v, ts, out),
         // Hermes and Kiro print text; a JSON line in their streams is read as whichever
         // runtime it is.
         #[cfg(any(feature = "hermes", feature = "kiro"))]
