@@ -67,6 +67,7 @@ const LOGS = [
   { name: "cline-derived", family: "Cline (derived)", file: F("cline", "derived-json-run.jsonl"), ends: 1 },
   { name: "letta-derived", family: "Letta (derived)", file: F("letta", "derived-stream-json.jsonl"), ends: 1 },
   { name: "amplifier-derived", family: "Amplifier bridge (derived)", file: F("amplifier", "derived-bridge-run.jsonl"), ends: 1 },
+  { name: "claw-derived", family: "Claw Code (derived)", file: F("claw", "derived-run.jsonl"), ends: 1 },
 ].filter((l) => !process.env.HOST_E2E_ONLY || process.env.HOST_E2E_ONLY.split(",").includes(l.name));
 
 /** A result row that says it is one model call's (or checkpoint's) usage, not a run's end. */
