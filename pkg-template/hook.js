@@ -19,7 +19,8 @@
 
 // The output budget of a line (src/formats/common/budget.rs: at least 1024 entries and 256
 // KiB, more for longer lines), counted here in UTF-16 units of the line and of the entries'
-// JSON, so never more than the wasm allows.
+// JSON; the wasm counts UTF-8 bytes under the same line's budget, so for non-ASCII text it may
+// cut further, with its own notice.
 function alHookLimits(lineLength) {
   return [Math.max(1024, Math.floor(lineLength / 32)), Math.max(262144, lineLength * 4)];
 }
@@ -190,36 +191,48 @@ function alHooked(hook, parse) {
 }
 
 // A stateful parser whose lines go through the hook first: the whole stateful API. Raw
-// chunks are split into lines here (LF or CRLF) so that every line meets the hook; a line
-// still unfinished past 16 MiB is read as it is (the wasm keeps an over-long line's head).
+// chunks are split into lines here (LF or CRLF) so that every line meets the hook, each
+// chunk once (what is held is never split again). A line past 16 MiB keeps its head and
+// the rest is dropped until its newline: the parser then shows the head with its notice (of
+// the head's length), as it does for such a line.
 function alHookedParser(hook, options) {
-  var p = createStdoutParser(options), line = alHooked(hook, p.parseLine), held = "";
-  function lines(text, ts, out) {
-    var parts = text.split("\n");
-    held = parts.pop();
-    for (var i = 0; i < parts.length; i++) out = out.concat(line(parts[i].replace(/\r$/, ""), ts));
-    if (held.length > 16777216) {
-      out = out.concat(line(held, ts));
+  var p = createStdoutParser(options), line = alHooked(hook, p.parseLine), held = "", dropping = false;
+  var cap = 16777217;
+  function take(text, ts) {
+    var out = [], start = 0, nl;
+    while ((nl = text.indexOf("\n", start)) >= 0) {
+      var whole = dropping ? held : held + text.slice(start, Math.min(nl, start + cap - held.length));
       held = "";
+      dropping = false;
+      out = out.concat(line(whole.replace(/\r$/, ""), ts));
+      start = nl + 1;
+    }
+    if (!dropping) {
+      var room = cap - held.length, rest = text.length - start;
+      held += text.slice(start, start + Math.min(rest, room));
+      dropping = rest > room;
     }
     return out;
   }
   return {
     parseLine: line,
     parseChunk: function (chunk, ts) {
-      return lines(held + alText(chunk), ts, []);
+      return take(alText(chunk), ts);
     },
     flush: function (ts) {
       var out = held === "" ? [] : line(held.replace(/\r$/, ""), ts);
       held = "";
+      dropping = false;
       return out.concat(p.flush(ts));
     },
     reset: function () {
       held = "";
+      dropping = false;
       p.reset();
     },
     dispose: function () {
       held = "";
+      dropping = false;
       p.dispose();
     }
   };

@@ -36,11 +36,17 @@ function init(options) {
   return alInitDone;
 }
 
-// A compile refused (a CompileError: the page's CSP, or bytes that are not wasm) is the same
-// AGENTLINES_NO_WASM error the entries with the wasm inlined give, kept for every later call.
+// A compile refused by the environment (a page's CSP, an embedder that allows no wasm) is
+// the same AGENTLINES_NO_WASM error the entries with the wasm inlined give, kept for every
+// later call; bytes that do not compile (an HTML page served in the wasm's place) are
+// AGENTLINES_WASM_LOAD, for this call only.
 function alCompiled(promise) {
   return promise.catch(function (e) {
-    if (e && (e instanceof WebAssembly.CompileError || e.name === "CompileError")) throw alUnavailable(e, false);
+    var why = e && e.message ? String(e.message) : "";
+    if (/Content.Security.Policy|wasm-(unsafe-)?eval|disallowed by embedder|Refused to compile/i.test(why)) throw alUnavailable(e, false);
+    if (e && (e instanceof WebAssembly.CompileError || e.name === "CompileError")) {
+      throw alMakeError("agentlines: init: those bytes are not a WebAssembly module (" + why + "): a page served in the wasm's place?", "AGENTLINES_WASM_LOAD", e);
+    }
     throw e;
   });
 }

@@ -305,7 +305,15 @@ writeFileSync(join(pkg, "README.md"), withMeasures(tpl("README.md")));
 // The docs an npm user needs, in the package (the README links them as docs/…): the hook, the
 // entries, how the host loads the file and what the stateless file approximates.
 mkdirSync(join(pkg, "docs"), { recursive: true });
-for (const d of PACKAGE_DOCS) cpSync(join(root, "docs", d), join(pkg, "docs", d));
+// A link to a page the package does not ship becomes its text and where it is in the source.
+for (const d of PACKAGE_DOCS) {
+  const text = readFileSync(join(root, "docs", d), "utf8").replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (all, label, target) => {
+    const file = target.split("#")[0];
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || file === "" || PACKAGE_DOCS.includes(file)) return all;
+    return `${label} (\`${join("docs", file).replace(/\\/g, "/")}\` in the agentlines source)`;
+  });
+  writeFileSync(join(pkg, "docs", d), text);
+}
 // The licence text, once the repository has it (npm always packs LICENSE).
 if (existsSync(join(root, "LICENSE"))) cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
 console.log(`assembled ${out}: ui-parser.js ${hostBytes} bytes, index.cjs ${cjs.length} bytes, ` +

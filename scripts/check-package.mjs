@@ -31,7 +31,7 @@ import { root, scanForHost, loadHostFile, replayGoldens } from "../tests/js/host
 // the default file: the stateful ui-parser.js past its 150,000 (2026-12-07), now 152,000.
 // Amplifier's bridge reader took 0.8 KB in the default file and 1.3 KB in the stateful one
 // (its call numbering), past 152,000: now 154,000.
-// Claw Code's reader took 1.5 KB in the default file (137.1 KB) and 1.6 KB in the stateful
+// Claw Code's reader took 1.5 KB in the default file (137.2 KB) and 1.6 KB in the stateful
 // one, past 154,000: now 156,000.
 // The ceilings are the budgets decided for 25 formats, in this file's unit (KiB): default
 // file 135 KiB, each per-runtime file 72 KiB; the stateful ui-parser.js has none (~1% above

@@ -565,3 +565,38 @@ fn streamed_message_ids_are_bounded_by_bytes() {
     assert!(held < (MAX_SEEN_BYTES + (4 << 20)) as isize, "24 messages with 1 MB ids hold {held} bytes");
     drop(p);
 }
+
+/// Claw Code's run object pairs each call with its result: with results in another order
+/// than their calls (a hostile line), the pairing stays linear (each call looks a bounded
+/// way ahead), and every result is shown once. 8x the calls: at most ~16x the time.
+#[test]
+fn claw_pairing_time_is_linear() {
+    let line = |n: usize| {
+        let uses: Vec<String> = (0..n).map(|i| format!(r#"{{"id":"u{i}","input":"{{}}","name":"bash"}}"#)).collect();
+        // Results in reverse order: no call finds its own within its look-ahead.
+        let results: Vec<String> = (0..n).rev().map(|i| format!(r#"{{"is_error":false,"output":"","tool_name":"bash","tool_use_id":"u{i}"}}"#)).collect();
+        format!(
+            r#"{{"auto_compaction":null,"estimated_cost":"$0.0000","iterations":1,"message":"","model":"m","prompt_cache_events":[],"tool_results":[{}],"tool_uses":[{}],"usage":{{"input_tokens":1,"output_tokens":1}}}}"#,
+            results.join(","),
+            uses.join(",")
+        )
+    };
+    let time = |n: usize| {
+        let l = line(n);
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let out = parse_line(&l, TS);
+                let results = out.iter().filter(|e| matches!(e, Entry::ToolResult { .. })).count();
+                assert!(results <= n, "a result shown twice");
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, big) = (time(2_000), time(16_000));
+    assert!(big < small * 16 + std::time::Duration::from_millis(50), "{small:?} -> {big:?}");
+    // Every result shown once when the budget allows it.
+    let out = parse_line(&line(300), TS);
+    assert_eq!(out.iter().filter(|e| matches!(e, Entry::ToolResult { .. })).count(), 300);
+}

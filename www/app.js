@@ -115,10 +115,11 @@ function buildFilters() {
 const SLICED_SEARCH_ROWS = 50000;
 let searching = null;
 let afterSearch = [];
+let exportGen = 0; // an export started before the transcript changed gives up
 
 // `keep`: a row id to keep in view (a card whose subagent opened or closed).
 function refilter(keep = -1) {
-  if (searching) { searching(); searching = null; }
+  if (searching) { searching(); searching = null; delete body.dataset.searching; }
   if ((query.trim() || toolFilter) && t.count > SLICED_SEARCH_ROWS) {
     body.dataset.searching = "1";
     searching = filterRowsSliced(t, enabled, query, toolFilter, {
@@ -135,6 +136,9 @@ function refilter(keep = -1) {
     return;
   }
   showView(filterRows(t, enabled, query, toolFilter), keep);
+  const then = afterSearch;
+  afterSearch = [];
+  for (const f of then) f();
 }
 
 function showView(v, keep) {
@@ -344,6 +348,11 @@ function stopRun() {
 function startRun(input, label) {
   if (body.dataset.parser === "loading") return;
   stopRun();
+  // A search or an export of the last transcript under way stops here: its rows are gone.
+  if (searching) { searching(); searching = null; }
+  afterSearch = [];
+  delete body.dataset.searching;
+  exportGen++;
   t.reset();
   view = [];
   list.reset(0);
@@ -572,8 +581,9 @@ function wire() {
     const label = b.textContent;
     b.disabled = true;
     body.dataset.exporting = ext;
-    make({ progress: (n, total) => { b.textContent = `${Math.floor((100 * n) / total)}%`; } })
-      .then((blob) => download(blob, exportName(ext)))
+    const gen = exportGen;
+    make({ progress: (n, total) => { b.textContent = `${Math.floor((100 * n) / total)}%`; }, alive: () => gen === exportGen })
+      .then((blob) => { if (blob) download(blob, exportName(ext)); })
       .finally(() => { b.textContent = label; b.disabled = t.count === 0; delete body.dataset.exporting; });
   });
   exporting("export-md", (opts) => toMarkdownBlob(t, run?.label || "log", opts), "md");

@@ -313,6 +313,7 @@ export class RunCharts {
   reset() {
     this.stale = true;
     if (this.cancel) { this.cancel(); this.cancel = null; }
+    this.drawing = -1;
     this.drawnCount = 0;
     this.body.replaceChildren();
     if (this.root.open) this.draw();
@@ -326,7 +327,8 @@ export class RunCharts {
     this.stale = true;
     if (!this.root.open) return;
     const now = performance.now();
-    if (done ? this.drawnDone !== this.t.count : now - this.drawnAt > 1000 && this.t.count >= 1.5 * (this.drawnCount || 0) && !this.cancel) this.draw(done);
+    // The final drawing once: one under way for these rows is not started again.
+    if (done ? this.drawnDone !== this.t.count && this.drawing !== this.t.count : now - this.drawnAt > 1000 && this.t.count >= 1.5 * (this.drawnCount || 0) && !this.cancel) this.draw(done);
   }
 
   /** Reads the rows a slice at a time past SLICED_ROWS (no long task), then draws. */
@@ -334,6 +336,7 @@ export class RunCharts {
     const t0 = performance.now();
     const paint = (st) => {
       this.cancel = null;
+      this.drawing = -1;
       this.body.replaceChildren(totals(this.t, st), cumulative(st, this.jump), toolBars(st, this.tool), timeline(st, this.jump));
       this.drawnAt = performance.now();
       this.drawnCount = this.t.count;
@@ -343,6 +346,7 @@ export class RunCharts {
       delete this.root.dataset.drawing;
     };
     if (this.cancel) { this.cancel(); this.cancel = null; }
+    this.drawing = done ? this.t.count : -1;
     if (this.t.count <= SLICED_ROWS) {
       paint(runStats(this.t));
       return;

@@ -21,12 +21,18 @@ export function toJson(t) {
 // The exports of a big transcript a slice of about `sliceMs` at a time (a 1M-call log took
 // 4.7 s in one task), as a Blob built a slice at a time (each slice's text joined and encoded
 // in its own task: never one string, never one long encoding); `progress(done, total)`
-// between slices. The same text as toJson / toMarkdown.
-function sliced(total, head, piece, tail, type, { sliceMs = 25, later = (f) => setTimeout(f, 0), progress = () => {} } = {}) {
+// between slices; `alive()` false stops it (it resolves null). The same text as toJson /
+// toMarkdown.
+function sliced(total, head, piece, tail, type, { sliceMs = 25, later = (f) => setTimeout(f, 0), progress = () => {}, alive = () => true } = {}) {
   return new Promise((resolve, reject) => {
     let blob = new Blob([head], { type });
     let i = 0;
     const run = () => {
+      // The transcript changed under it (another log opened): null, nothing to download.
+      if (!alive()) {
+        resolve(null);
+        return;
+      }
       try {
         const until = performance.now() + sliceMs;
         const parts = [];
@@ -76,9 +82,10 @@ function fence(text, lang = "") {
 // raw links follow something other than http, https, mailto or a path: a scheme other than
 // those, or an escape, an entity or a percent sign before the first `:` (a renderer decodes
 // them).
-function unsafeDest(after) {
-  const d = after.replace(/^[ \t\r\n]+/, "").replace(/^</, "");
-  const head = /^[^/?#)> \n\t]*/.exec(d)[0];
+const DEST = /[ \t\r\n]*<?([^/?#)> \n\t]*)/y;
+function unsafeDest(text, at) {
+  DEST.lastIndex = at;
+  const head = DEST.exec(text)[1];
   const colon = head.indexOf(":");
   if (colon < 0) return /[&\\]/.test(head);
   const scheme = head.slice(0, colon).toLowerCase();
@@ -86,10 +93,10 @@ function unsafeDest(after) {
 }
 
 // inert() for text outside fenced blocks. A backtick run opens a code span only where a run
-// of the same length closes it (CommonMark's rule; spans may cross lines), else each of its
-// backticks is escaped; outside spans `<` is `&lt;` (no raw HTML, no autolink), `&` before a
+// of the same length closes it on the same line, else each of its backticks is escaped; outside spans `<` is `&lt;` (no raw HTML, no autolink), `&` before a
 // character reference `&amp;`, and a link or link reference definition to an unsafe
 // destination loses its link syntax.
+const DEF = /( {0,3})\[[^\]]{0,999}\]:/y;
 function inertProse(text) {
   let out = "";
   let i = 0;
@@ -101,7 +108,9 @@ function inertProse(text) {
       while (text[i + n] === "`") n++;
       let j = i + n;
       let close = -1;
-      while (j < text.length) {
+      // A span closes on its own line here (CommonMark lets it cross lines, but a later line
+      // may be a block the renderer reads first: a fence inside a quote or a list).
+      while (j < text.length && text[j] !== "\n" && text[j] !== "\r") {
         if (text[j] === "`") {
           let m = 0;
           while (text[j + m] === "`") m++;
@@ -120,16 +129,18 @@ function inertProse(text) {
       continue;
     }
     if (lineStart) {
-      const def = /^( {0,3})\[[^\n]*?\]:/.exec(text.slice(i, i + 4096));
-      if (def && unsafeDest(text.slice(i + def[0].length, i + def[0].length + 4096))) {
+      // A link reference definition; its label may cross lines (at most 999 characters).
+      DEF.lastIndex = i;
+      const def = DEF.exec(text);
+      if (def && unsafeDest(text, i + def[0].length)) {
         out += def[1] + "\\";
         i += def[1].length;
       }
     }
-    lineStart = c === "\n";
+    lineStart = c === "\n" || c === "\r";
     if (c === "<") out += "&lt;";
     else if (c === "&" && /[#a-zA-Z]/.test(text[i + 1] ?? "")) out += "&amp;";
-    else if (c === "]" && text[i + 1] === "(" && unsafeDest(text.slice(i + 2, i + 4096))) out += "]\\";
+    else if (c === "]" && text[i + 1] === "(" && unsafeDest(text, i + 2)) out += "]\\";
     else out += c;
     i++;
   }
@@ -151,7 +162,8 @@ export function inert(text) {
     prose = [];
   };
   for (const line of lines) {
-    const m = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(line);
+    // `[^\n]*`, not `.*`: a CRLF line's `\r` belongs to the fence line (trailing space).
+    const m = /^( {0,3})(`{3,}|~{3,})([^\n]*)$/.exec(line);
     if (open !== null) {
       out.push(line);
       if (m && m[2][0] === open[0] && m[2].length >= open.length && m[3].trim() === "") open = null;

@@ -186,8 +186,8 @@ impl Renderer {
 }
 
 /// The assistant's Markdown with nothing a renderer would run, its formatting kept. Outside
-/// fenced blocks and code spans (read as CommonMark reads them: a backtick run opens a span
-/// only where a run of the same length closes it; a lone run is escaped), `<` is `&lt;` (no
+/// fenced blocks and code spans (a backtick run opens a span only where a run of the same
+/// length closes it on the same line; a lone run is escaped), `<` is `&lt;` (no
 /// raw HTML, no autolink) and `&` before a character reference is `&amp;` (no entity turns
 /// into markup or a scheme). A link or link reference definition whose destination has a
 /// scheme other than http, https or mailto (`javascript:`, `data:`, `vbscript:`…), or that a
@@ -248,10 +248,12 @@ fn inert_prose(text: &str) -> String {
         let c = b[i];
         if c == b'`' {
             let n = b[i..].iter().take_while(|&&x| x == b'`').count();
-            // The closing run: exactly n backticks.
+            // The closing run: exactly n backticks, on the same line (CommonMark lets a span
+            // cross lines, but a later line may be a block the renderer reads first: a fence
+            // inside a quote or a list item).
             let mut j = i + n;
             let mut close = None;
-            while j < b.len() {
+            while j < b.len() && b[j] != b'\n' && b[j] != b'\r' {
                 if b[j] == b'`' {
                     let m = b[j..].iter().take_while(|&&x| x == b'`').count();
                     if m == n {
@@ -292,7 +294,7 @@ fn inert_prose(text: &str) -> String {
                 }
             }
         }
-        line_start = c == b'\n';
+        line_start = c == b'\n' || c == b'\r';
         match c {
             b'<' => out.push_str("&lt;"),
             b'&' if b.get(i + 1).is_some_and(|&x| x == b'#' || x.is_ascii_alphabetic()) => out.push_str("&amp;"),

@@ -128,7 +128,7 @@ const target = `./${rel}`;
 if (opts.hook !== undefined) {
   process.stdout.write(`baked the hook ${opts.hook} into it (checked against the host's scanner and loader)\n`);
   if (opts.runtime === undefined) {
-    const gz = (f) => Math.round(gzipSync(readFileSync(join(dist, f))).length / 1024);
+    const gz = (f) => Math.round(gzipSync(readFileSync(join(dist, f)), { level: 9 }).length / 1024);
     const file = opts.stateful ? "ui-parser.js" : "ui-parser.stateless.js";
     process.stdout.write(`note: if agentlines reads none of your CLI's lines (the hook reads them all), --runtime base is ` +
       `${gz(join("base", file))} KB gzip instead of ${gz(file)} KB: no runtime reader, the rest the same (docs/extend.md)\n`);
@@ -204,7 +204,7 @@ async function check() {
         for (const f of ["ui-parser.stateless.js", "ui-parser.js"]) candidates.push(join(r, f).split(sep).join("/"));
       }
       const same = (c, part) => readFileSync(join(dist, c), "utf8") === part;
-      const { readBaked, bakedHookText } = await import("./bake-hook.mjs");
+      const { readBaked, bakedHookText, compose } = await import("./bake-hook.mjs");
       const baked = readBaked(text);
       const v = versionOf(text);
       if (baked === null) {
@@ -230,6 +230,10 @@ async function check() {
           else process.stdout.write(`note: ${exp} was baked with the hook ${baked.name}, not found from ${dir}: its hook part is not checked (pass --hook <file>)\n`);
         } else if (bakedHookText(readFileSync(hookFile, "utf8")) !== baked.hook) {
           problems.push(`${exp}: the hook baked in differs from ${shown} as it is now: bake it again (--hook ${shown})`);
+        }
+        // The whole file, made again from its parts: the code that joins them edited is found too.
+        if (problems.length === 0 && compose(readFileSync(join(dist, match), "utf8"), baked.hook, baked.name, baked.base) !== text) {
+          problems.push(`${exp}: the code joining the parser and the hook differs from what agentlines ${ours} writes: edited, or bake it again (--hook ${baked.name})`);
         }
         if (problems.length === 0) process.stdout.write(`${exp}: agentlines ${ours} ${match} with the hook ${shown}\n`);
       }

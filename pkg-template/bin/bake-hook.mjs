@@ -86,10 +86,10 @@ export function bakeHook(parserSource, hookSource, name = "hook", base = "ui-par
   return baked;
 }
 
-// The baked file: the parser and the runtime in one function, the hook in another (neither
-// sees the other's names), joined by the first statement. The parser's first line stays the
-// file's first line (it names the agentlines version).
-function compose(parserSource, hookSource, name, base) {
+/** The baked file: the parser and the runtime in one function, the hook in another (neither
+ * sees the other's names), joined by the first statement. The parser's first line stays the
+ * file's first line (it names the agentlines version). No checks (bakeHook checks). */
+export function compose(parserSource, hookSource, name, base) {
   const runtime = readFileSync(join(dist, "hook.js"), "utf8");
   const stateful = /\bcreateStdoutParser\b/.test(parserSource);
   const parser = parserSource.replace(/\n*$/, "\n");
@@ -110,7 +110,9 @@ function compose(parserSource, hookSource, name, base) {
  * sources as they were baked, the hook's recorded name and source), or null for a file that
  * is not one. */
 export function readBaked(text) {
-  const p = text.indexOf("\n" + PARSER), r = text.indexOf("\n" + RUNTIME), h = text.lastIndexOf("\n" + HOOK), e = text.lastIndexOf(HOOK_END);
+  // Each marker searched for after the one before it (a hook whose own text holds a marker
+  // line cannot be taken for the real one, which comes first); the end marker from the end.
+  const p = text.indexOf("\n" + PARSER), r = text.indexOf("\n" + RUNTIME, p + 1), h = text.indexOf("\n" + HOOK, r + 1), e = text.lastIndexOf(HOOK_END);
   if (p < 0 || r < p || h < r || e < h) return null;
   const baseEnd = text.indexOf("\n", p + 1 + PARSER.length);
   const runtimeEnd = text.lastIndexOf("\nreturn function (alHookFn)", h);

@@ -29,6 +29,9 @@ use super::common::{self, budget, num_of, str_of, type_of, Confidence, Emit, Own
 use crate::entry::Entry;
 use crate::json::Value;
 
+/// How far past the first result not yet shown a call's result is looked for.
+const LOOKAHEAD: usize = 64;
+
 pub fn detect(v: &Value) -> Confidence {
     let num = |k: &str| v.get(k).is_some_and(|x| x.is_number());
     let text = |k: &str| v.get(k).is_some_and(|x| x.is_string());
@@ -59,26 +62,33 @@ pub fn parse(v: &Value, ts: &str, out: &mut Vec<Entry>) {
     let empty = Vec::new();
     let list = |k: &str| v.get(k).and_then(Value::as_array).unwrap_or(&empty);
     let results = list("tool_results");
-    // Each call, then the results that answer it; results no call announced after them.
-    let mut answered = 0;
+    // Each call, then its result: claw lists both in the order the run made them, so a call's
+    // result is looked for among the next LOOKAHEAD results not yet shown (bounded time on a
+    // hostile line); results left over follow the calls, each shown once.
+    let mut shown = vec![false; results.len()];
+    let mut next = 0;
     let uses = list("tool_uses");
     for (i, call) in uses.iter().enumerate() {
         if budget::stopped() {
             budget::skip(uses.len() - i);
             break;
         }
-        let id = str_of(call, "id").unwrap_or("");
-        out.emit(Entry::tool_call(ts, str_of(call, "name").unwrap_or("tool"), common::arguments(call.get("input")), Some(id.owned())));
-        for r in results.iter().filter(|r| str_of(r, "tool_use_id") == Some(id)) {
-            answered += 1;
-            result(r, ts, out);
+        let id = str_of(call, "id");
+        out.emit(Entry::tool_call(ts, str_of(call, "name").unwrap_or("tool"), common::arguments(call.get("input")), id.map(str::owned)));
+        while next < results.len() && shown[next] {
+            next += 1;
+        }
+        let window = next..results.len().min(next + LOOKAHEAD);
+        if let Some(k) = window.filter(|&k| !shown[k]).find(|&k| id.is_some() && str_of(&results[k], "tool_use_id") == id) {
+            shown[k] = true;
+            result(&results[k], ts, out);
         }
     }
-    if answered < results.len() {
-        for r in results.iter().filter(|r| !uses.iter().any(|c| str_of(c, "id") == str_of(r, "tool_use_id"))) {
-            if budget::stopped() {
-                break;
-            }
+    for (k, r) in results.iter().enumerate() {
+        if budget::stopped() {
+            break;
+        }
+        if !shown[k] {
             result(r, ts, out);
         }
     }

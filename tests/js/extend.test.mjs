@@ -223,6 +223,30 @@ test("a hooked stateful parser has the whole stateful API: parseChunk, flush, re
   }
 });
 
+test("a hooked stateful parser reads an over-long line in chunks as the plain one does, in linear time", () => {
+  const plain = loadUiParser(stateful).createStdoutParser();
+  const hooked = loadUiParser(bakeHook(stateful, "module.exports = function () { return undefined; };", "hook.js")).createStdoutParser();
+  const text = JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text: "x".repeat(17 << 20) }] } }) + "\nafter\n";
+  const feed = (p, size) => {
+    const out = [];
+    for (let at = 0; at < text.length; at += size) out.push(...p.parseChunk(text.slice(at, at + size), "T"));
+    return structuredClone([...out, ...p.flush("T")]);
+  };
+  const a = feed(plain, 1 << 20), b = feed(hooked, 1 << 20);
+  // The same entries, but the notice's byte count: the plain parser counts the whole line, the
+  // hooked one the head it kept (16 MiB + 1).
+  const shape = (es) => es.map((e) => (e.kind === "system" ? "system" : JSON.stringify(e).slice(0, 200)));
+  assert.deepEqual(shape(b), shape(a));
+  assert.match(b[0].text, /over the 16 MB limit/);
+  assert.deepEqual(b.at(-1), { kind: "stdout", ts: "T", text: "after" });
+  // Small chunks: the held line is not split again for every chunk (that was quadratic).
+  const t0 = performance.now();
+  const small = loadUiParser(bakeHook(stateful, "module.exports = function () { return undefined; };", "hook.js")).createStdoutParser();
+  const four = "y".repeat(4 << 20) + "\n";
+  for (let at = 0; at < four.length; at += 16384) small.parseChunk(four.slice(at, at + 16384), "T");
+  assert.ok(performance.now() - t0 < 2000, `4 MiB in 16 KiB chunks: ${(performance.now() - t0).toFixed(0)} ms`);
+});
+
 test("a hook that leaves its lines to agentlines costs little per line (hooked against plain, stateless)", (t) => {
   const plain = loadUiParser(stateless);
   const withHook = loadUiParser(bakeHook(stateless, "module.exports = function () { return undefined; };", "hook.js"));

@@ -53,6 +53,14 @@ const SHAPES = [
   "```` ``` ````\n<img src=x onerror=alert(1)>",
   "[a](javascript&colon;alert(1))",
   "<div\nonclick=alert(1)>x</div>",
+  // Found by review: CRLF fences, a label across lines, a destination past a long run of
+  // spaces, a fence inside a quote, CR-only line starts.
+  "```\r\ncode\r\n````\r\n<img src=x onerror=alert(1)>\r\nthen ``` here",
+  "[a\nb]: javascript:alert(1)\n\n[a b]",
+  "[a](" + " ".repeat(5000) + "javascript:alert(1))",
+  "[a]:" + " ".repeat(5000) + "javascript:alert(1)\n\n[a]",
+  "> ```\n> x\n> ````\n> <img src=x onerror=alert(1)>\n> ```",
+  "x\r\r[a]: javascript:alert(1)\r\r[a]",
 ];
 
 const ALLOWED = new Set(["p", "strong", "em", "code", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "a", "br", "hr", "del", "s", "table", "thead", "tbody", "tr", "th", "td", "img"]);

@@ -229,6 +229,23 @@ test("a hook author's flow, verbatim from the package README: bake, --check in C
     assert.equal(r.status, 1);
     assert.match(r.stderr, /its parser part differs from every ui-parser file/);
     writeFileSync(file, baked);
+    // The code joining the parts edited (the hook switched off): named as such.
+    writeFileSync(file, baked.replace("return alMake(alHookFn);", "return alMake(null);"));
+    r = run(dir, "--check");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /the code joining the parser and the hook differs/);
+    writeFileSync(file, baked);
+    // A hook whose own text holds a marker line: read back as the hook it is.
+    const tricky = HOOK + "//@@AGENTLINES_HOOK other.js\n//@@AGENTLINES_RUNTIME\n";
+    writeFileSync(join(dir, "ui-hook.js"), tricky);
+    assert.equal(run(dir, "--hook", join(dir, "ui-hook.js")).status, 0);
+    r = run(dir, "--check");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /with the hook ui-hook\.js/);
+    writeFileSync(join(dir, "ui-hook.js"), tricky.replace("slice(6)", "slice(7)"));
+    assert.equal(run(dir, "--check").status, 1, "a change to that hook is still found");
+    writeFileSync(join(dir, "ui-hook.js"), HOOK);
+    assert.equal(run(dir, "--hook", join(dir, "ui-hook.js")).status, 0);
     // The hook file gone (a CI checkout without it): the parser part is still checked.
     rmSync(join(dir, "ui-hook.js"));
     r = run(dir, "--check");
