@@ -6,7 +6,12 @@
 // its totals are the ones the list's summary shows), one file at a time.
 //
 // Search reads each file's text in the page and counts case-insensitive matches, at most
-// SEARCH_BYTES of a file; files without a match are hidden while a search is on.
+// SEARCH_BYTES of a file; files without a match are left out while a search is on.
+//
+// The list is virtual: only the rows in view (and ROW_SLACK more on each side) are in the
+// table, one line each (ROW_PX high), between two spacer rows; scrolling draws the others.
+// A 5,000-row table blocked the page for 1.9 s to list and 0.1-0.6 s at every row's update
+// while a search or a scan ran.
 import { ParserHost } from "./worker-client.js";
 import { str, fmtInt, fmtCost, countResult } from "./model.js";
 import { el, oneLine } from "./render.js";
@@ -14,6 +19,8 @@ import { el, oneLine } from "./render.js";
 const LOG = /\.(jsonl|ndjson|log|txt|json)$/i;
 const SEARCH_BYTES = 64 * 1024 * 1024;
 const MAX_FILES = 5000;
+const ROW_PX = 22;
+const ROW_SLACK = 20;
 
 function when(ms) {
   const d = new Date(ms);
@@ -33,6 +40,9 @@ export class Sessions {
     this.query = "";
     this.searchId = 0;
     root.querySelector("#sessions-close").addEventListener("click", () => { root.hidden = true; });
+    this.scroller = root.querySelector(".sessions-scroll");
+    this.frame = 0;
+    this.scroller.addEventListener("scroll", () => this.redraw());
     let timer = 0;
     root.querySelector("#sessions-search").addEventListener("input", (ev) => {
       clearTimeout(timer);
@@ -53,6 +63,7 @@ export class Sessions {
     title.textContent = `${fmtInt(this.items.length)} logs${folder ? " in " + oneLine(folder, 80) : ""}${dropped ? ` (the newest ${fmtInt(MAX_FILES)}; ${fmtInt(dropped)} more not listed)` : ""}`;
     this.root.querySelector("#sessions-search").value = "";
     this.query = "";
+    this.scroller.scrollTop = 0;
     this.render();
     document.body.dataset.sessions = "scanning";
     if (!this.host) {
@@ -99,21 +110,54 @@ export class Sessions {
     });
   }
 
+  /** The rows listed: all, or while a search is on those not known to have no match. */
+  listed() {
+    return this.query === "" ? this.items : this.items.filter((item) => item.matches !== 0);
+  }
+
+  /** Draws the rows in view now. */
   render() {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
     const tbody = this.root.querySelector("#sessions-list");
-    tbody.replaceChildren();
-    for (const item of this.items) {
+    const rows = this.listed();
+    const first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_PX) - ROW_SLACK);
+    const end = Math.min(rows.length, first + Math.ceil((this.scroller.clientHeight || 600) / ROW_PX) + 2 * ROW_SLACK);
+    for (const item of this.items) item.tr = null;
+    const spacer = (n) => {
+      const tr = el("tr", "spacer");
+      const td = el("td");
+      td.colSpan = 7;
+      tr.style.height = `${n * ROW_PX}px`; // CSSOM: allowed under style-src 'self'
+      tr.append(td);
+      return tr;
+    };
+    const out = [];
+    if (first > 0) out.push(spacer(first));
+    for (let i = first; i < end; i++) {
+      const item = rows[i];
       item.tr = el("tr");
       this.renderItem(item);
-      tbody.append(item.tr);
+      out.push(item.tr);
     }
+    if (end < rows.length) out.push(spacer(rows.length - end));
+    tbody.replaceChildren(...out);
+  }
+
+  /** Draws the rows in view at the next frame (scrolling, a row that left the search). */
+  redraw() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.render());
   }
 
   renderItem(item) {
     const tr = item.tr;
     if (!tr) return;
+    if (this.query !== "" && item.matches === 0) {
+      // No match: it leaves the list.
+      this.redraw();
+      return;
+    }
     tr.replaceChildren();
-    tr.hidden = this.query !== "" && item.matches === 0;
     const s = item.sum;
     const name = el("td", "name");
     const b = el("button", "link", oneLine(item.path, 90));
@@ -138,7 +182,7 @@ export class Sessions {
     this.query = query;
     const mine = ++this.searchId;
     for (const item of this.items) item.matches = -1;
-    for (const item of this.items) this.renderItem(item);
+    this.render();
     if (!query) return;
     document.body.dataset.sessionSearch = "running";
     let files = 0;
