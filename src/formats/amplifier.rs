@@ -57,11 +57,7 @@ pub fn detect(v: &Value) -> Confidence {
         }
         _ => false,
     };
-    if sure {
-        Confidence::Sure
-    } else {
-        Confidence::No
-    }
+    Confidence::sure_if(sure)
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {

@@ -39,11 +39,7 @@ pub fn detect(v: &Value) -> Confidence {
     let run = num("iterations") && v.get("tool_uses").is_some_and(|x| x.is_array()) && usage && text("estimated_cost");
     let compact = v.get("compact").and_then(Value::as_bool) == Some(true) && text("message") && usage;
     let error = type_of(v) == "error" && str_of(v, "action") == Some("abort") && text("error_kind") && num("exit_code");
-    if run || compact || error {
-        Confidence::Sure
-    } else {
-        Confidence::No
-    }
+    Confidence::sure_if(run || compact || error)
 }
 
 pub fn parse(v: &Value, ts: &str, out: &mut Vec<Entry>) {

@@ -85,6 +85,18 @@ pub enum Confidence {
     Sure,
 }
 
+impl Confidence {
+    /// `Sure` when a runtime's own marks are all there, else `No` (the readers whose lines
+    /// are either unmistakably theirs or not theirs at all).
+    pub fn sure_if(sure: bool) -> Confidence {
+        if sure {
+            Confidence::Sure
+        } else {
+            Confidence::No
+        }
+    }
+}
+
 /// `v[key]` as a string, if it is one.
 pub fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)

@@ -51,11 +51,7 @@ pub fn detect(v: &Value) -> Confidence {
         "error" => str_of(v, "source").is_some() && str_of(v, "message").is_some() && v.get("timestamp").is_some_and(Value::is_number),
         _ => false,
     };
-    if sure {
-        Confidence::Sure
-    } else {
-        Confidence::No
-    }
+    Confidence::sure_if(sure)
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, state: Option<&mut State>, out: &mut Vec<Entry>) {

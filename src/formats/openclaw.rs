@@ -132,11 +132,7 @@ pub fn detect(v: &Value) -> Confidence {
         "" => is_agent_payload(v) || is_chat_payload(v),
         _ => false,
     };
-    if sure {
-        Confidence::Sure
-    } else {
-        Confidence::No
-    }
+    Confidence::sure_if(sure)
 }
 
 fn is_agent_payload(v: &Value) -> bool {

@@ -34,11 +34,7 @@ pub fn detect(v: &Value) -> Confidence {
         "result" => (has("finishReason") || has("elapsedMs")) && v.get("usage").is_some_and(|u| u.get("inputTokens").is_some()),
         _ => false,
     };
-    if sure {
-        Confidence::Sure
-    } else {
-        Confidence::No
-    }
+    Confidence::sure_if(sure)
 }
 
 pub fn parse(v: &Value, _line: &str, ts: &str, _state: Option<&mut ()>, out: &mut Vec<Entry>) {
