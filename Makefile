@@ -22,7 +22,7 @@ WASM_OPT_FAST_FLAGS := -O3 $(filter-out -O2 -ocimfs 0,$(WASM_OPT_FLAGS))
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 DEMO_LOG ?= tests/fixtures/claude/stream-hivemind-background-disabled.jsonl
 
-.PHONY: all setup setup-browser setup-analytics dist check demo serve test test-native test-js test-oracle test-wasm test-browser test-fuzz test-analytics duckdb python bench bench-host host-e2e fuzz prices clean
+.PHONY: all setup setup-browser setup-analytics dist check demo serve test test-native test-js test-oracle test-wasm test-browser test-fuzz test-streamed test-analytics duckdb python bench bench-host host-e2e fuzz prices clean
 
 all: dist
 
@@ -94,6 +94,7 @@ test: setup-browser test-native dist test-js test-oracle test-wasm test-browser 
 # root's doc example, and the docs with warnings as errors.
 test-native:
 	cargo test --all-targets
+	cargo test -q --profile ext --test hostile every_runtime
 	cargo test --doc -p agentlines
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 
@@ -161,6 +162,12 @@ bench-host: dist
 # See docs/host-e2e.md.
 host-e2e: dist
 	node scripts/host-e2e/main.mjs
+
+# Every runtime's fixture lines streamed through one parser, 1 GiB of new-id rounds each plus
+# every shape of line repeated until its state stops growing (tests/hostile.rs,
+# docs/robustness.md "Limits"); `make test` streams 64 MiB each.
+test-streamed:
+	STREAM_BYTES=1073741824 cargo test -q --profile ext --test hostile every_runtime -- --nocapture
 
 # Coverage-guided fuzzing of the core, FUZZ_SECONDS per target (default 60); an hour is
 # FUZZ_SECONDS=900 (docs/robustness.md, "Fuzzing").

@@ -600,3 +600,251 @@ fn claw_pairing_time_is_linear() {
     let out = parse_line(&line(300), TS);
     assert_eq!(out.iter().filter(|e| matches!(e, Entry::ToolResult { .. })).count(), 300);
 }
+
+/// Bytes of a runtime's run streamed with new ids round after round through one parser by
+/// `every_runtime_keeps_its_state_bounded_over_streamed_pieces` (`STREAM_BYTES`; `make
+/// test-streamed` runs 1 GiB per runtime).
+fn stream_bytes() -> usize {
+    std::env::var("STREAM_BYTES").ok().and_then(|s| s.parse().ok()).unwrap_or(64 << 20)
+}
+
+/// The keys whose values say what a line (or a part of it) is.
+const SHAPE_KEYS: [&str; 9] = ["type", "kind", "method", "event", "sessionUpdate", "role", "subtype", "status", "state"];
+
+/// A line's shape: the values of the keys that name what a line (or a part of it) is.
+fn shape(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            for (k, v) in m {
+                match v {
+                    Value::String(s) if SHAPE_KEYS.contains(&k.as_str()) => {
+                        out.push_str(s);
+                        out.push(',');
+                    }
+                    _ => shape(v, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().take(3).for_each(|v| shape(v, out)),
+        _ => {}
+    }
+}
+
+/// The line with every id (a key ending in `id`/`Id`/`ID`) made new for `round`.
+fn fresh_ids(v: &mut Value, round: usize) {
+    match v {
+        Value::Object(m) => {
+            for (k, v) in m.iter_mut() {
+                match v {
+                    Value::String(s) if k.to_ascii_lowercase().ends_with("id") => s.push_str(&format!("~{round}")),
+                    _ => fresh_ids(v, round),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|v| fresh_ids(v, round)),
+        _ => {}
+    }
+}
+
+/// The line with every string value (but those naming what the line is) repeated to at
+/// least 1 KiB, so a few thousand pieces carry megabytes of streamed text whichever field
+/// a runtime streams it in.
+fn inflated(v: &Value) -> Option<String> {
+    fn grow(v: &mut Value, grown: &mut bool) {
+        match v {
+            Value::String(s) if !s.is_empty() => {
+                *s = s.repeat(1024 / s.len() + 1);
+                *grown = true;
+            }
+            Value::Object(m) => {
+                for (k, v) in m.iter_mut() {
+                    if !SHAPE_KEYS.contains(&k.as_str()) {
+                        grow(v, grown);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(|v| grow(v, grown)),
+            _ => {}
+        }
+    }
+    let mut v = v.clone();
+    let mut grown = false;
+    grow(&mut v, &mut grown);
+    grown.then(|| v.to_string())
+}
+
+/// Every runtime's own fixture lines streamed without end through one parser: each shape
+/// of line repeated (a message's deltas that never end, a call whose output never stops,
+/// as written and with its longest text inflated), then the whole run again and again with
+/// new ids each round (calls, messages and runs that never close). The parser's state
+/// must stop growing: each piece's stream stops raising it before `PIECE_MAX`, after every
+/// phase it holds at most `CEILING`, and over the last half
+/// of the fresh-id rounds it grows by less than `SETTLED`. docs/robustness.md,
+/// "Limits", lists each runtime's caps.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "gigabytes of lines: run optimised (`make test-native` runs it with --profile ext)")]
+fn every_runtime_keeps_its_state_bounded_over_streamed_pieces() {
+    // The largest documented state is OpenClaw's 32 runs × 1 MiB of reply text, then
+    // the 4 MiB id maps (a few per parser).
+    const CEILING: isize = 64 << 20;
+    const SETTLED: isize = 4 << 20;
+    // The most one piece is fed: its state must have stopped growing well before.
+    const PIECE_MAX: usize = 192 << 20;
+    let budget = stream_bytes();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut report = Vec::new();
+    // `STREAM_FORMATS=kiro,pi` streams those runtimes only.
+    let only = std::env::var("STREAM_FORMATS").unwrap_or_default();
+    for format in Format::JSON.iter().chain(Format::TEXT.iter()).copied() {
+        if !only.is_empty() && !only.split(',').any(|n| n == format.name()) {
+            continue;
+        }
+        let dir = root.join(format.name());
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let n = p.file_name().unwrap().to_string_lossy();
+                !n.ends_with(".expected.jsonl") && !n.ends_with(".md")
+            })
+            .collect();
+        files.sort();
+        let lines: Vec<String> = files
+            .iter()
+            .flat_map(|p| std::fs::read_to_string(p).unwrap().lines().map(str::to_owned).collect::<Vec<_>>())
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        assert!(!lines.is_empty(), "{}: no fixture lines", format.name());
+        let json: Vec<Option<Value>> = lines.iter().map(|l| serde_json::from_str(l).ok()).collect();
+
+        // The pieces: one line of each shape, as written and inflated.
+        let mut seen = std::collections::HashSet::new();
+        let mut pieces = Vec::new();
+        for (line, v) in lines.iter().zip(&json) {
+            let key = match v {
+                // Its top-level keys (a Cursor chunk differs from its complete message
+                // only by one) and the values naming what it is.
+                Some(v) => {
+                    let mut s = String::new();
+                    if let Value::Object(m) = v {
+                        m.keys().for_each(|k| s.push_str(k));
+                    }
+                    shape(v, &mut s);
+                    s
+                }
+                // A text line's shape: its words as `a`, its spacing collapsed, its
+                // first 24 characters.
+                None => {
+                    let mut s = String::new();
+                    for c in line.trim().chars() {
+                        let c = if c.is_alphanumeric() { 'a' } else if c.is_whitespace() { ' ' } else { c };
+                        if !s.ends_with(c) || !(c == 'a' || c == ' ') {
+                            s.push(c);
+                        }
+                    }
+                    s.chars().take(24).collect()
+                }
+            };
+            if seen.insert(key) {
+                pieces.push(line.clone());
+                pieces.extend(v.as_ref().and_then(inflated));
+            }
+        }
+        let base = live();
+        let mut p = StdoutParser::with_format(format);
+        let mut peak = 0;
+        // Each piece is fed until the state has not grown over the last two thirds of what
+        // was fed (at least 1 MiB): a capped buffer or map fills and stays, an uncapped
+        // one rises again by the time what was fed doubles (a buffer's capacity doubles
+        // too), so it is still rising at `PIECE_MAX` and fails.
+        let started = std::time::Instant::now();
+        for piece in &pieces {
+            let (mut fed, mut high, mut rose_at) = (0, live(), 0);
+            while fed < (3 * rose_at).max(1 << 20) {
+                drop(p.parse_line(piece, TS));
+                fed += piece.len() + 1;
+                if live() > high {
+                    (high, rose_at) = (live(), fed);
+                }
+                assert!(
+                    fed < PIECE_MAX,
+                    "{}: state still growing after {fed} bytes of {:.200} (held {} bytes)",
+                    format.name(),
+                    piece,
+                    live() - base
+                );
+            }
+            let held = live() - base;
+            peak = peak.max(held);
+            assert!(held < CEILING, "{}: {held} bytes held after streaming {fed} bytes of {:.200}", format.name(), piece);
+        }
+        // Fresh ids, round after round.
+        let (mut fed, mut round, mut mark, mut marked) = (0, 0, 0, false);
+        while fed < budget {
+            for (line, v) in lines.iter().zip(&json) {
+                let line = match v {
+                    Some(v) => {
+                        let mut v = v.clone();
+                        fresh_ids(&mut v, round);
+                        v.to_string()
+                    }
+                    None => line.clone(),
+                };
+                drop(p.parse_line(&line, TS));
+                fed += line.len() + 1;
+            }
+            round += 1;
+            let held = live() - base;
+            peak = peak.max(held);
+            assert!(held < CEILING, "{}: {held} bytes held after {round} rounds with new ids", format.name());
+            if !marked && fed >= budget / 2 {
+                (mark, marked) = (held, true);
+            }
+        }
+        let end = live() - base;
+        assert!(
+            end - mark < SETTLED,
+            "{}: state grew {} bytes over the last {} rounds with new ids ({mark} -> {end})",
+            format.name(),
+            end - mark,
+            round / 2
+        );
+        drop(p);
+        report.push(format!(
+            "{} {} pieces, {round} rounds, peak {} KiB, end {} KiB, {:.1} s",
+            format.name(),
+            pieces.len(),
+            peak >> 10,
+            end >> 10,
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+/// OpenHands' pretty-printed events are held line by line until their braces close: each
+/// line is scanned once (the whole held text used to be scanned again on every line, so a
+/// 16 MiB event of short lines took minutes). 8x the lines: at most ~16x the time.
+#[test]
+fn openhands_held_events_are_read_in_linear_time() {
+    use agentlines::formats::openhands::MARKER;
+    let time = |n: usize| {
+        (0..3)
+            .map(|_| {
+                let mut p = StdoutParser::with_format(Format::OpenHands);
+                let t = std::time::Instant::now();
+                drop(p.parse_line(MARKER, TS));
+                drop(p.parse_line("{", TS));
+                for _ in 0..n {
+                    drop(p.parse_line("  \"k\": [1, {\"a\": \"}\"}],", TS));
+                }
+                let out = p.parse_line("}", TS);
+                assert!(!out.is_empty());
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, big) = (time(5_000), time(40_000));
+    assert!(big < small * 16 + std::time::Duration::from_millis(50), "{small:?} -> {big:?}");
+}

@@ -3,14 +3,15 @@
 // virtualized list (www/vlist.js). URL parameters (paths relative to the repo root, served
 // next to www/): sample=tests/fixtures/…, log=<path>, parser=<path>.js (default
 // dist/index.cjs, the npm entry, whose batch call reads big files in slices; the host's own
-// files, e.g. dist/ui-parser.stateless.js, are read line by line as the host does), live=1, speed=N, stateless=1, follow=1; the hash #L123 opens the log
+// files, e.g. dist/ui-parser.stateless.js, are read line by line as the host does), live=1, speed=N, stateless=1, follow=1, dev=1 (the developer controls,
+// shown too when parser, stateless or live is set); the hash #L123 opens the log
 // at line 123 (every row's L-number links to itself). The body's data-parser / data-state
 // attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
 import { Transcript, KINDS, filterRows, filterRowsSliced, passes, placement, groupOf, fmtInt, fmtCost, str } from "./model.js";
 import { RunCharts } from "./charts.js";
 import { Sessions } from "./sessions.js";
-import { renderRow, estimateHeight, highlight } from "./render.js";
+import { renderRow, estimateHeight, highlight, fmtDuration, oneLine } from "./render.js";
 import { VirtualList } from "./vlist.js";
 import { toMarkdownBlob, toJsonBlob } from "./export.js";
 import { visibleControls } from "./text.js";
@@ -72,11 +73,11 @@ function showParser(st) {
   body.dataset.parser = st.state;
   box.replaceChildren();
   if (st.state === "ready") {
-    box.className = "parser-status ok";
+    box.className = "parser-status dev-only ok";
     box.textContent = `${fmtInt(st.bytes / 1024)} KiB · evaluated in ${st.evalMs.toFixed(0)} ms, ` +
       `first call ${st.firstCallMs.toFixed(0)} ms · exports ${st.exports.join(", ")}`;
   } else if (st.state === "fallback") {
-    box.className = "parser-status bad";
+    box.className = "parser-status dev-only bad";
     const b = document.createElement("strong");
     b.textContent = "parser not loaded — showing every line as stdout. ";
     const why = document.createElement("span");
@@ -299,6 +300,7 @@ function updateUi() {
       : "No rows of the kinds shown.";
   }
   $("export-md").disabled = $("export-json").disabled = t.count === 0;
+  runHead();
   const init = t.init;
   $("sum-model").textContent = init ? visibleControls(`model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}`) : "";
   const r = t.result;
@@ -336,6 +338,55 @@ function updateUi() {
   charts.update(run ? run.done : true);
   // Last, so that a test waiting for "done" finds the counts above already written.
   if (run && run.done && body.dataset.state !== "error") body.dataset.state = "done";
+}
+
+/** A timestamp as the reader's local "YYYY-MM-DD HH:MM" ("" if it does not parse). */
+function localTime(ms) {
+  if (!Number.isFinite(ms)) return "";
+  const d = new Date(ms);
+  const p = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** The run first: what was asked, then model, when, how long, what it cost, its tool calls
+ * and errors and how it ended, each as the log states it (cost estimated where the log has
+ * none, marked ≈). */
+function runHead() {
+  const head = $("run-head");
+  head.hidden = !run;
+  if (!run) return;
+  const prompt = t.prompt === null ? "" : t.prompt.trim();
+  $("run-title").textContent = prompt ? oneLine(visibleControls(prompt), 240) : visibleControls(run.label || "");
+  $("run-title").title = prompt ? visibleControls(prompt.slice(0, 2000)) : "";
+  const facts = [];
+  const fact = (label, value, bad) => facts.push([label, value, bad]);
+  // The model that answered (the result's), else the one the run started with.
+  const model = str(t.result?.model) || str(t.init?.model);
+  if (model) fact("model", oneLine(visibleControls(model), 80));
+  const first = Date.parse(t.firstTs), last = Date.parse(t.lastTs);
+  if (Number.isFinite(first)) fact("started", localTime(first));
+  if (Number.isFinite(first) && last > first) fact("took", fmtDuration(last - first));
+  const u = t.usage;
+  if (u) fact("cost", u.costShort);
+  else if (t.sum.costUsd > 0) fact("cost", fmtCost(t.sum.costUsd));
+  fact("tool calls", fmtInt(t.groupCounts.tool || 0));
+  if (t.errors) fact("tool errors", fmtInt(t.errors), true);
+  const r = t.result;
+  if (r && r.subtype !== "model_call") fact("ended", r.isError === true ? `with an error${str(r.subtype) && !/error/i.test(str(r.subtype)) ? ` (${oneLine(visibleControls(str(r.subtype)), 40)})` : ""}` : "ok", r.isError === true);
+  const box = $("run-facts");
+  box.replaceChildren(...facts.map(([label, value, bad]) => {
+    const f = document.createElement("span");
+    f.className = "fact" + (bad ? " bad" : "");
+    const v = document.createElement("strong");
+    v.textContent = value;
+    f.append(label + " ", v);
+    return f;
+  }));
+}
+
+function setDev(on) {
+  $("dev").checked = on;
+  body.classList.toggle("dev", on);
 }
 
 function stopRun() {
@@ -534,6 +585,13 @@ async function loadSamples() {
 }
 
 function wire() {
+  $("dev").addEventListener("change", (ev) => {
+    setDev(ev.target.checked);
+    const next = new URL(location.href);
+    if (ev.target.checked) next.searchParams.set("dev", "1");
+    else next.searchParams.delete("dev");
+    history.replaceState(null, "", next);
+  });
   $("sample").addEventListener("change", (ev) => {
     const p = ev.target.value;
     if (p) loadUrl("../" + p, p.replace(/^tests\/fixtures\//, ""));
@@ -631,6 +689,8 @@ async function main() {
   buildFilters();
   primeLayout();
   wire();
+  // The developer controls show with dev=1, or when the URL sets one of them.
+  setDev(["dev", "parser", "stateless", "live"].some((k) => params.has(k) && params.get(k) !== "0"));
   if (params.get("live") === "1") $("live").checked = true;
   if (params.get("stateless") === "1") $("stateless").checked = true;
   if (params.get("speed")) $("speed").value = params.get("speed");

@@ -152,6 +152,9 @@ export class Transcript {
     this.errors = 0; // tool results with isError
     this.batch = 0;
     this.merged = []; // every entry after delta merge, in order (exports)
+    this.prompt = null; // the first user entry's text: the run's title
+    this.firstTs = ""; // the first and last timestamps the log itself states
+    this.lastTs = "";
   }
 
   // The per-row columns, grown by doubling.
@@ -218,6 +221,11 @@ export class Transcript {
       }
       const line = typeof lines?.[i] === "number" ? lines[i] : -1;
       const isReal = !!(real && real[i]);
+      if (isReal && typeof e.ts === "string" && e.ts) {
+        if (!this.firstTs) this.firstTs = e.ts;
+        this.lastTs = e.ts;
+      }
+      if (this.prompt === null && kindStr === "user" && str(e.text).trim()) this.prompt = str(e.text);
       const f = deltaField(e);
       const last = this.lastEntry;
       if (f && last && last.kind === e.kind && deltaField(last) === f) {

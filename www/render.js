@@ -244,7 +244,13 @@ export function toolBrief(input) {
 
 export function fmtDuration(ms) {
   const v = num(ms);
-  return v < 1000 ? `${Math.round(v)} ms` : v < 60000 ? `${(v / 1000).toFixed(1)} s` : `${Math.floor(v / 60000)} m ${Math.round((v % 60000) / 1000)} s`;
+  if (v < 1000) return `${Math.round(v)} ms`;
+  if (v < 59950) return `${(v / 1000).toFixed(1)} s`;
+  // Whole seconds first, so 119.6 s is "2 m 0 s", never "1 m 60 s".
+  const sec = Math.round(v / 1000);
+  if (sec < 3600) return `${Math.floor(sec / 60)} m ${sec % 60} s`;
+  const min = Math.round(sec / 60);
+  return min < 1440 ? `${Math.floor(min / 60)} h ${min % 60} m` : `${Math.floor(min / 1440)} d ${Math.floor((min % 1440) / 60)} h`;
 }
 
 function toolCard(row, ctx) {

@@ -324,11 +324,22 @@ fn legacy_id(v: &Value, key: &str) -> String {
 }
 
 /// What a stateful parser does with a text line while OpenHands prints pretty-printed
-/// events: after [`MARKER`], the lines of one JSON object are held until it closes.
+/// events: after [`MARKER`], the lines of one JSON object are held until it closes. Each
+/// line is scanned once ([`Scan`]), so a block of many lines costs its length, not its
+/// length times its lines.
 #[derive(Debug, Default)]
 pub struct Block {
     text: String,
     open: bool,
+    scan: Scan,
+}
+
+/// Where the brace scan of a held block stands: brackets open outside strings.
+#[derive(Debug, Default, Clone, Copy)]
+struct Scan {
+    depth: i64,
+    in_str: bool,
+    escaped: bool,
 }
 
 /// What [`Block::feed`] made of a line.
@@ -342,20 +353,20 @@ pub enum Feed {
 }
 
 /// Largest pretty-printed event held; past it the block is given up and read line by line.
-const MAX_BLOCK_BYTES: usize = 16 << 20;
+pub const MAX_BLOCK_BYTES: usize = 16 << 20;
 
 impl Block {
     /// The held text of an unfinished event, if any (the stream ended inside it).
     pub fn take(&mut self) -> Option<String> {
         let text = core::mem::take(&mut self.text);
-        self.open = false;
+        *self = Block::default();
         (!text.is_empty()).then(|| text.trim_end().owned())
     }
 
     pub fn feed(&mut self, line: &str) -> Feed {
         let t = line.trim();
         if t == MARKER {
-            *self = Block { text: String::new(), open: true };
+            *self = Block { open: true, ..Block::default() };
             return Feed::Hold;
         }
         if !self.open {
@@ -371,35 +382,38 @@ impl Block {
         }
         self.text.push_str(line);
         self.text.push('\n');
-        if balanced(&self.text) {
-            self.open = false;
-            return Feed::Done(core::mem::take(&mut self.text));
+        if self.scan.closed_after(line) {
+            let text = core::mem::take(&mut self.text);
+            *self = Block::default();
+            return Feed::Done(text);
         }
         Feed::Hold
     }
 }
 
-/// Whether the braces and brackets of a JSON text (outside strings) are all closed.
-fn balanced(text: &str) -> bool {
-    let (mut depth, mut in_str, mut escaped) = (0i64, false, false);
-    for b in text.bytes() {
-        if in_str {
+impl Scan {
+    /// Scans one more line (and its line end): whether every brace and bracket opened
+    /// outside strings is now closed.
+    fn closed_after(&mut self, line: &str) -> bool {
+        for b in line.bytes().chain([b'\n']) {
+            if self.in_str {
+                match b {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
             match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
+                b'"' => self.in_str = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => self.depth -= 1,
                 _ => {}
             }
-            continue;
         }
-        match b {
-            b'"' => in_str = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth -= 1,
-            _ => {}
-        }
+        self.depth <= 0
     }
-    depth <= 0
 }
 
 #[cfg(test)]
