@@ -15,6 +15,7 @@ import { renderRow, estimateHeight, highlight, fmtDuration, oneLine } from "./re
 import { VirtualList } from "./vlist.js";
 import { toMarkdownBlob, toJsonBlob } from "./export.js";
 import { visibleControls } from "./text.js";
+import { toHtmlBlob, sharedRun, SharedHost } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -60,7 +61,9 @@ const list = new VirtualList($("list"), {
   forget: () => t.forgetHeights(),
 });
 
-const host = new ParserHost(showParser);
+// In a shared file (www/share.js) the run is in the page: no parser, no worker.
+const shared = sharedRun();
+const host = shared ? new SharedHost(shared) : new ParserHost(showParser);
 const charts = new RunCharts($("charts"), t, {
   jump: (id) => revealRow(id),
   tool: (name) => setToolFilter(name === toolFilter ? "" : name),
@@ -299,7 +302,7 @@ function updateUi() {
       ? `No matches for “${visibleControls(q)}”${enabled.size < KINDS.length ? " in the kinds shown" : ""} (${fmtInt(t.count)} rows searched).`
       : "No rows of the kinds shown.";
   }
-  $("export-md").disabled = $("export-json").disabled = t.count === 0;
+  $("export-md").disabled = $("export-json").disabled = $("export-html").disabled = t.count === 0;
   runHead();
   const init = t.init;
   $("sum-model").textContent = init ? visibleControls(`model ${str(init.model) || "?"} · session ${str(init.sessionId) || "?"}`) : "";
@@ -517,7 +520,7 @@ async function loadUrl(path, label) {
 }
 
 async function loadFile(file) {
-  if (!file) return;
+  if (!file || shared) return;
   try {
     startRun({ blob: file }, `${file.name} (${fmtInt(file.size / 1024)} KiB)`);
   } catch (e) {
@@ -646,6 +649,7 @@ function wire() {
   });
   exporting("export-md", (opts) => toMarkdownBlob(t, run?.label || "log", opts), "md");
   exporting("export-json", (opts) => toJsonBlob(t, opts), "json");
+  exporting("export-html", (opts) => toHtmlBlob(t, { label: run?.label || "log", usage: t.usage, lines: run ? run.total - run.start : 0 }, opts), "html");
   $("tool-filter-clear").addEventListener("click", () => setToolFilter(""));
   window.addEventListener("hashchange", goToTarget);
   const overlay = $("drop-overlay");
@@ -689,6 +693,12 @@ async function main() {
   buildFilters();
   primeLayout();
   wire();
+  if (shared) {
+    body.dataset.parser = "ready";
+    startRun(null, str(shared.label) || "log");
+    if (location.hash) goToTarget();
+    return;
+  }
   // The developer controls show with dev=1, or when the URL sets one of them.
   setDev(["dev", "parser", "stateless", "live"].some((k) => params.has(k) && params.get(k) !== "0"));
   if (params.get("live") === "1") $("live").checked = true;

@@ -152,6 +152,8 @@ export class Transcript {
     this.errors = 0; // tool results with isError
     this.batch = 0;
     this.merged = []; // every entry after delta merge, in order (exports)
+    this.mergedLines = []; // and its source line
+    this.mergedReal = []; // and whether its ts is the log's own (the shared file keeps both)
     this.prompt = null; // the first user entry's text: the run's title
     this.firstTs = ""; // the first and last timestamps the log itself states
     this.lastTs = "";
@@ -236,6 +238,8 @@ export class Transcript {
       if (kindStr === "tool_result" && this.settle(e, changed)) continue;
       this.entryCount++;
       this.merged.push(e);
+      this.mergedLines.push(line);
+      this.mergedReal.push(isReal);
       const kind = str(e.kind);
       this.kindCounts[kind] = (this.kindCounts[kind] || 0) + 1;
       this.lastRow = this.place(e, line, isReal, changed);

@@ -1,6 +1,9 @@
 // The folder view: open a sessions directory (`~/.claude/projects`, `~/.codex/sessions`, a
 // folder of Paperclip run logs) through `<input webkitdirectory>`, list its logs, newest
-// first, with date, first prompt, size, tokens and cost; open one; search across them.
+// first, with the session's own start (the log's first timestamp; the file's time, marked,
+// for a log without one), first prompt, size, tokens and cost; a click anywhere on a row opens
+// it, and the list then steps aside to a few rows (a button shows it whole again); search
+// across them.
 // Nothing leaves the browser: files are read with the File API, and each one is parsed by
 // a parser worker of its own (the same host-shaped worker and parser file as the list, so
 // its totals are the ones the list's summary shows), one file at a time.
@@ -40,6 +43,9 @@ export class Sessions {
     this.query = "";
     this.searchId = 0;
     root.querySelector("#sessions-close").addEventListener("click", () => { root.hidden = true; });
+    this.toggle = root.querySelector("#sessions-toggle");
+    this.toggle.addEventListener("click", () => this.compact(!root.classList.contains("compact")));
+    this.current = null;
     this.scroller = root.querySelector(".sessions-scroll");
     this.frame = 0;
     this.scroller.addEventListener("scroll", () => this.redraw());
@@ -56,8 +62,10 @@ export class Sessions {
     const logs = [...files].filter((f) => LOG.test(f.name) && f.size > 0);
     logs.sort((a, b) => b.lastModified - a.lastModified);
     const dropped = Math.max(0, logs.length - MAX_FILES);
-    this.items = logs.slice(0, MAX_FILES).map((file) => ({ file, path: file.webkitRelativePath || file.name, first: "", sum: null, matches: -1 }));
+    this.items = logs.slice(0, MAX_FILES).map((file) => ({ file, path: file.webkitRelativePath || file.name, first: "", started: NaN, sum: null, matches: -1 }));
     this.root.hidden = false;
+    this.current = null;
+    this.compact(false);
     const title = this.root.querySelector("#sessions-title");
     const folder = (this.items[0]?.path || "").split("/")[0];
     title.textContent = `${fmtInt(this.items.length)} logs${folder ? " in " + oneLine(folder, 80) : ""}${dropped ? ` (the newest ${fmtInt(MAX_FILES)}; ${fmtInt(dropped)} more not listed)` : ""}`;
@@ -90,9 +98,11 @@ export class Sessions {
       this.host.parse({ blob: item.file }, { stateless: this.stateless }, {
         opened() {},
         entries: (entries, lines, msg) => {
-          for (const e of entries) {
+          for (let i = 0; i < entries.length; i++) {
+            const e = entries[i];
             if (!e || typeof e !== "object") continue;
             sum.entries++;
+            if (!Number.isFinite(item.started) && msg.real?.[i] && typeof e.ts === "string") item.started = Date.parse(e.ts);
             if (!item.first && e.kind === "user" && !str(e.parentToolUseId) && str(e.text).trim()) item.first = str(e.text);
             if (e.kind === "result" && countResult(sum, e)) {
               sum.results++;
@@ -108,6 +118,26 @@ export class Sessions {
         error: (reason) => { item.sum = { ...sum, error: str(reason) }; resolve(); },
       });
     });
+  }
+
+  /** Opens a row's log; the list steps aside to a few rows. */
+  open(item) {
+    this.current = item;
+    this.compact(true);
+    this.render();
+    this.openLog(item.file, item.path);
+  }
+
+  /** The list at a few rows (a log is open) or whole. */
+  compact(on) {
+    this.root.classList.toggle("compact", on);
+    this.toggle.textContent = on ? "show the list" : "fewer rows";
+    this.toggle.hidden = !this.current;
+    if (on && this.current) {
+      const at = this.listed().indexOf(this.current);
+      if (at >= 0) this.scroller.scrollTop = Math.max(0, (at - 1) * ROW_PX);
+    }
+    this.redraw();
   }
 
   /** The rows listed: all, or while a search is on those not known to have no match. */
@@ -163,10 +193,15 @@ export class Sessions {
     const b = el("button", "link", oneLine(item.path, 90));
     b.type = "button";
     b.title = "open this log";
-    b.addEventListener("click", () => this.openLog(item.file, item.path));
     name.append(b);
+    tr.className = "log" + (item === this.current ? " current" : "");
+    tr.title = "open this log";
+    tr.onclick = () => this.open(item);
+    const own = Number.isFinite(item.started);
+    const date = el("td", "date" + (own ? "" : " file-time"), when(own ? item.started : item.file.lastModified));
+    date.title = own ? "the session's first timestamp (UTC)" : "the file's modification time (UTC): the log states no time";
     tr.append(
-      el("td", "date", when(item.file.lastModified)),
+      date,
       name,
       el("td", "prompt", item.first ? oneLine(item.first, 120) : s ? "—" : "…"),
       el("td", "num", `${fmtInt(item.file.size / 1024)} KiB`),
@@ -183,7 +218,11 @@ export class Sessions {
     const mine = ++this.searchId;
     for (const item of this.items) item.matches = -1;
     this.render();
-    if (!query) return;
+    if (!query) {
+      this.root.querySelector("#sessions-status").textContent = "";
+      delete document.body.dataset.sessionSearch;
+      return;
+    }
     document.body.dataset.sessionSearch = "running";
     let files = 0;
     let hits = 0;

@@ -186,15 +186,28 @@ test("open a folder: sessions listed newest first with first prompt, tokens and 
     assert.equal(rows[0][5], "≈ $0.0997", rows[0].join(" | "));
     assert.ok(rows[0][4].startsWith("149,449 / 4,808"), rows[0].join(" | ")); // the rollout's total_token_usage
     assert.ok(rows[0][2].length > 5, "the rollout's first prompt");
+    // The session's own start (the rollout's first timestamp), not the file's time.
+    assert.ok(rows[0][0].startsWith("2025-09-25 02:12"), rows[0].join(" | ")); // its first timestamp, UTC
+    assert.equal(await page.$eval("#sessions-list tr.log td.date", (td) => td.classList.contains("file-time")), false);
     await shot(page, "viewer-folder.png");
     await page.fill("#sessions-search", "gleam");
     await page.waitForFunction(() => document.body.dataset.sessionSearch === "done");
     const shown = await page.$$eval("#sessions-list tr", (trs) => trs.filter((tr) => !tr.hidden).map((tr) => tr.children[1].textContent));
     assert.deepEqual(shown.length, 1);
     assert.ok(shown[0].endsWith("claude-run.jsonl"));
-    await page.click("#sessions-list tr:not([hidden]) button.link");
+    // A click anywhere on the row opens it; the list steps aside to a few rows.
+    await page.click("#sessions-list tr.log td.prompt");
     await waitState(page, "done");
     assert.ok((await page.$eval("#source", (s) => s.textContent)).includes("claude-run.jsonl"));
+    assert.ok(await page.$eval("#sessions", (e) => e.classList.contains("compact")));
+    assert.ok((await page.$eval(".sessions-scroll", (e) => e.getBoundingClientRect().height)) <= 140);
+    assert.ok(await page.$eval("#sessions-list tr.current", (tr) => tr.children[1].textContent.endsWith("claude-run.jsonl")));
+    await page.click("#sessions-toggle");
+    assert.equal(await page.$eval("#sessions", (e) => e.classList.contains("compact")), false);
+    // Clearing the search clears what it said.
+    await page.fill("#sessions-search", "");
+    await page.waitForFunction(() => document.getElementById("sessions-status").textContent === "");
+    assert.equal((await page.$$eval("#sessions-list tr.log", (trs) => trs.length)), 2);
     await clean(page, problems);
   } finally {
     rmSync(dir, { recursive: true, force: true });

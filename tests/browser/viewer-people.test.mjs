@@ -6,7 +6,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { root } from "../js/host.mjs";
-import { viewerSession, serverUrl, SHOTS } from "./viewer-page.mjs";
+import { viewerSession, serverUrl, SHOTS, frames } from "./viewer-page.mjs";
 
 const { openPage, clean } = viewerSession(test);
 
@@ -27,7 +27,8 @@ test("cold page: developer controls hidden until asked for; a real log opens wit
   assert.equal(await visible(page, "#run-head"), false, "no run header before a log");
 
   await page.setInputFiles("#file", ROLLOUT);
-  await page.waitForFunction(() => document.body.dataset.state === "done");
+  await page.waitForFunction(() => document.body.dataset.state === "done" && document.body.dataset.usage);
+  await frames(page);
   assert.equal(await visible(page, "#run-head"), true);
   const title = await page.$eval("#run-title", (e) => e.textContent);
   assert.ok(title.startsWith(PROMPT_START), `the title is the first prompt: ${title}`);

@@ -39,3 +39,25 @@ test("the transcript keeps the first prompt and the log's own first and last tim
   assert.equal(t.prompt, null);
   assert.equal(t.firstTs, "");
 });
+
+test("the shared file's bundler joins the viewer's modules and refuses forms it does not read", async () => {
+  const { bundle } = await import(pathToFileURL(resolve(root, "www/bundle.js")).href);
+  const { readFileSync } = await import("node:fs");
+  const read = (p) => readFileSync(resolve(root, "www", p), "utf8");
+  const code = await bundle("app.js", read);
+  assert.doesNotThrow(() => new Function(code), "one classic script");
+  assert.doesNotMatch(code, /^\s*(import|export)\b/m);
+  const files = {
+    "a.js": 'import { b as bee, c } from "./b.js";\nimport D from "./d.mjs";\nexport const out = bee() + c + D;\n',
+    "b.js": "export function b() { return 1; }\nexport let c = 2;\n",
+    "d.mjs": "var x = 3;\nexport { x as default };\n",
+  };
+  const joined = await bundle("a.js", (p) => files[p]);
+  // Run it with a hook to read the entry's exports (the entry's module runs last).
+  const entry = [...joined.matchAll(/^const (m\d+) = /gm)].pop()[1];
+  const out = new Function(joined.replace(/\}\)\(\);\n$/, `return ${entry};\n})();\n`).replace(/^\(function/, "return (function"))();
+  assert.equal(out.out, 6);
+  await assert.rejects(bundle("a.js", (p) => ({ "a.js": "export default 1;\n" })[p]), /does not read/);
+  await assert.rejects(bundle("a.js", (p) => ({ "a.js": "const u = import.meta.url;\n" })[p]), /its own URL/);
+  await assert.rejects(bundle("a.js", (p) => ({ "a.js": 'import "./b.js";\n', "b.js": "" })[p]), /does not read/);
+});
