@@ -343,11 +343,16 @@ pub mod api {
             let e: crate::Entry = serde_json::from_value(v.clone()).map_err(|e| format!("summarizeUsage: entry {i}: {e}"))?;
             usage.add(runtime, &e);
         }
+        Ok(summary(&usage))
+    }
+
+    /// `summarizeUsage`'s answer for `usage` (the CLI's shared HTML file carries it too).
+    pub fn summary(usage: &Usage) -> Value {
         let mut out = one(&usage.total());
         let models: serde_json::Map<String, Value> = usage.by_model.iter().map(|(k, m)| (k.clone(), one(m))).collect();
         out["byModel"] = Value::Object(models);
         out["prices"] = json!({ "source": crate::prices::SOURCE, "date": crate::prices::DATE });
-        Ok(out)
+        out
     }
 
     fn one(m: &ModelUsage) -> Value {

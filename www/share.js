@@ -23,7 +23,7 @@ async function text(path) {
   return r.text();
 }
 
-async function sha256(s) {
+export async function sha256(s) {
   const d = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s)));
   let bin = "";
   for (const b of d) bin += String.fromCharCode(b);
@@ -33,12 +33,12 @@ async function sha256(s) {
 const inert = (json) => json.replace(/</g, "\\u003c");
 
 /**
- * The shared file of transcript `t` (entries as the viewer holds them after delta merge, with
- * their source lines), titled `label`, with the run's usage `usage` (or null). Made a slice at
- * a time: `opts.progress(n, total)`, and null if `opts.alive()` turns false.
+ * The shared file's fixed parts, around its title and its data: `before` + the title (HTML
+ * text) + `between` + the data block's JSON (every `<` as `\u003c`) + `tail`. `page`, `css`
+ * and `code`: index.html, style.css and the page's modules joined (www/bundle.js). The CLI
+ * writes the same file from these parts (scripts/share-template.mjs).
  */
-export async function toHtmlBlob(t, { label, usage, lines }, { sliceMs = 25, progress = () => {}, alive = () => true } = {}) {
-  const [page, css, code] = await Promise.all([text("index.html"), text("style.css"), bundle("app.js", text)]);
+export async function sharedParts(page, css, code) {
   // What would end the script element early, or keep it open ("<!--" then "<script"),
   // written with a hex escape: the code only has these in strings, regular expressions and
   // comments, where "\x73" is "s" and "\x21" is "!".
@@ -51,13 +51,26 @@ export async function toHtmlBlob(t, { label, usage, lines }, { sliceMs = 25, pro
   const bodyEnd = page.lastIndexOf("</body>");
   if (bodyAt < 0 || bodyEnd < 0) throw new Error("index.html has no body");
   const body = page.slice(bodyAt, bodyEnd).replace(/^<body/, '<body class="shared"');
-  const head = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">\n` +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
-    `<title>${escapeHtml(label)} · agentlines</title>\n<style>${css}</style>\n</head>\n${body}\n` +
-    `<script type="application/json" id="${DATA_ID}">` +
+  return {
+    before: "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
+      `<meta http-equiv="Content-Security-Policy" content="${csp}">\n` +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>',
+    between: ` · agentlines</title>\n<style>${css}</style>\n</head>\n${body}\n<script type="application/json" id="${DATA_ID}">`,
+    tail: `</script>\n<script>${script}</script>\n</body>\n</html>\n`,
+  };
+}
+
+/**
+ * The shared file of transcript `t` (entries as the viewer holds them after delta merge, with
+ * their source lines), titled `label`, with the run's usage `usage` (or null). Made a slice at
+ * a time: `opts.progress(n, total)`, and null if `opts.alive()` turns false.
+ */
+export async function toHtmlBlob(t, { label, usage, lines }, { sliceMs = 25, progress = () => {}, alive = () => true } = {}) {
+  const [page, css, code] = await Promise.all([text("index.html"), text("style.css"), bundle("app.js", text)]);
+  const parts = await sharedParts(page, css, code);
+  const head = parts.before + escapeHtml(label) + parts.between +
     inert(JSON.stringify({ v: 1, label, usage, lines })).replace(/\}$/, ',"entries":[');
-  const tail = `]}</script>\n<script>${script}</script>\n</body>\n</html>\n`;
+  const tail = "]}" + parts.tail;
   const merged = t.merged;
   const type = "text/html";
   return new Promise((resolve, reject) => {

@@ -75,7 +75,9 @@ standard input reads standard input. A FOLDER stands for the log files under it,
 8 KiB hold a NUL byte is binary, not agent output, and is refused.
 
 Output: JSON Lines of the host's entries (--output jsonl, the default), readable text \
-(--output text) or a Markdown transcript (--output markdown). With several files, or with \
+(--output text), a Markdown transcript (--output markdown), or one HTML file of the run \
+that opens offline in any browser: the run viewer with the run in it (--output html, one \
+file at a time). With several files, or with \
 --location, each entry names its file and line: {\"file\",\"line\",\"kind\",…} in JSON Lines, \
 `file:line:` in text, a heading per file in Markdown.
 
@@ -478,15 +480,15 @@ fn read_one(
 fn read_inputs(
     a: &ReadArgs,
     expanded: &io::Expanded,
+    start: &str,
     each: &mut Sink,
     file_done: &mut dyn FnMut(&str),
 ) -> Result<i32, Failure> {
-    let start = a.ts.clone().unwrap_or_else(now_iso);
     let mut status = 0;
     let mut problems = expanded.problems.iter().peekable();
     for (i, path) in expanded.paths.iter().enumerate() {
         status = status.max(report_problems(&mut problems, i, None));
-        if let Some(Skipped { status: s, why }) = read_one(path, a, &start, each, None)? {
+        if let Some(Skipped { status: s, why }) = read_one(path, a, start, each, None)? {
             eprintln!("agentlines: {why}");
             status = status.max(s);
         }
@@ -522,6 +524,12 @@ fn parse_cmd(a: ParseArgs) -> Result<i32, Failure> {
         None => None,
     };
     let expanded = io::expand(&a.read.files)?;
+    if a.output == render::Output::Html && expanded.paths.len() > 1 {
+        return fail(format!(
+            "-o html writes one run's page and {} files were given: run it once per file (e.g. for f in *.jsonl; do agentlines parse -o html \"$f\" > \"$f.html\"; done)",
+            expanded.paths.len()
+        ));
+    }
     let located = a.location || expanded.paths.len() > 1;
     // Several files, none of them standard input: read on every core, written in the order
     // given (a live input is read alone, its entries written as its lines come).
@@ -529,19 +537,23 @@ fn parse_cmd(a: ParseArgs) -> Result<i32, Failure> {
         return parse_parallel(&a, &expanded, kinds.as_deref(), located);
     }
     let mut renderer = render::Renderer::new(a.output, located);
+    let start = a.read.ts.clone().unwrap_or_else(now_iso);
+    renderer.set_start(&start);
     let mut out = Out::new();
     let mut buf = String::new();
     let status = read_inputs(
         &a.read,
         &expanded,
+        &start,
         &mut |got| {
-            let Some((entries, at, _)) = got else {
+            let Some((entries, at, runtime)) = got else {
                 // The input waits: what has come shows now, streamed pieces included.
                 renderer.settle(&mut buf);
                 out.text(&buf)?;
                 buf.clear();
                 return out.flush();
             };
+            renderer.runtime = runtime;
             for e in entries {
                 if kinds.as_ref().map_or(true, |k| k.contains(&e.kind())) {
                     renderer.entry(e, at, &mut buf);

@@ -1,6 +1,10 @@
 //! How `parse` writes entries: JSON Lines (the host's entries as they are, optionally with the
 //! file and line they came from), plain text for a terminal, or a Markdown transcript.
 //!
+//! `-o html` is the run viewer's shared file (www/share.js) of one log: the viewer itself,
+//! its parts included at build time from `share-template.json` (scripts/share-template.mjs
+//! writes them from www/; a test checks they match), around the run's entries as data.
+//!
 //! Text and Markdown are for people: a run of streamed pieces (`delta: true`: an answer's
 //! tokens, a tool's output line by line) is one block, its final result's status and time on
 //! it; long tool output is clipped (its size said), tool input
@@ -23,6 +27,29 @@ pub enum Output {
     Text,
     /// A Markdown transcript
     Markdown,
+    /// One HTML file of the run: the run viewer, offline (one input)
+    Html,
+}
+
+/// The shared file's fixed parts (www/share.js `sharedParts`).
+const SHARE_TEMPLATE: &str = include_str!("share-template.json");
+
+/// What `-o html` gathers until the input ends: the data block's items (`[entry, line,
+/// real]`, every `<` written `\u003c`) and the run's usage.
+#[derive(Default)]
+struct Html {
+    /// The time given to lines without one of their own: an entry with it is not on the
+    /// log's own clock.
+    start: String,
+    label: String,
+    lines: usize,
+    items: String,
+    usage: agentlines::usage::Usage,
+}
+
+/// JSON made safe inside a `<script type="application/json">` block.
+fn inert_json(json: &str) -> String {
+    json.replace('<', "\\u003c")
 }
 
 /// Where an entry came from: the input's name and the line it was read from (1-based; for a
@@ -47,17 +74,48 @@ pub struct Renderer {
     /// Text and Markdown: the streamed pieces joined so far, and where the first came from;
     /// written when something else comes, the input waits ([`Renderer::settle`]) or it ends.
     pending: Option<(Entry, String, usize)>,
+    html: Option<Box<Html>>,
+    /// The runtime that read the entries handed next (the usage of `-o html` counts tokens
+    /// by it).
+    pub runtime: Option<agentlines::Format>,
 }
 
 impl Renderer {
     pub fn new(output: Output, located: bool) -> Renderer {
-        Renderer { output, located, heading: None, diff: None, pending: None }
+        let html = (output == Output::Html).then(Box::<Html>::default);
+        Renderer { output, located, heading: None, diff: None, pending: None, html, runtime: None }
+    }
+
+    /// `-o html`: the time lines without their own timestamp were given.
+    pub fn set_start(&mut self, start: &str) {
+        if let Some(h) = &mut self.html {
+            h.start = start.to_owned();
+        }
     }
 
     /// Appends `e` (from `at`) to `buf`.
     pub fn entry(&mut self, e: &Entry, at: &Origin, buf: &mut String) {
         if self.output == Output::Jsonl {
             return self.jsonl(e, at, buf);
+        }
+        if let Some(h) = &mut self.html {
+            if h.label.is_empty() {
+                // The file's name, not its path: the page may be published.
+                h.label = std::path::Path::new(at.file).file_name().map_or_else(|| at.file.to_owned(), |n| n.to_string_lossy().into_owned());
+            }
+            h.lines = h.lines.max(at.line);
+            if matches!(e.kind(), "result" | "init") {
+                h.usage.add(self.runtime, e);
+            }
+            let ts = e.ts();
+            let real = !ts.is_empty() && ts != h.start;
+            let mut one = String::new();
+            e.write_json(&mut one);
+            if !h.items.is_empty() {
+                h.items.push(',');
+            }
+            let _ = write!(h.items, "[{},{},{}]", inert_json(&one), at.line, u8::from(real));
+            return;
         }
         if let Some((held, file, _)) = &mut self.pending {
             if file == at.file && join(held, e) {
@@ -87,11 +145,15 @@ impl Renderer {
             Output::Jsonl => self.jsonl(e, at, buf),
             Output::Text => self.text(e, at, buf),
             Output::Markdown => self.markdown(e, at, buf),
+            Output::Html => {}
         }
     }
 
     /// What must follow the last entry (held pieces, an open Markdown diff block's fence).
     pub fn finish(&mut self, buf: &mut String) {
+        if let Some(h) = self.html.take() {
+            return shared_file(&h, buf);
+        }
         self.settle(buf);
         if let Some(diff) = self.diff.take() {
             buf.push_str(&fenced("diff", &diff));
@@ -363,6 +425,35 @@ fn join(held: &mut Entry, e: &Entry) -> bool {
         }
         _ => false,
     }
+}
+
+/// The run viewer's shared file of the run gathered in `h` (www/share.js `toHtmlBlob`).
+fn shared_file(h: &Html, buf: &mut String) {
+    let parts: serde_json::Value = serde_json::from_str(SHARE_TEMPLATE).expect("share-template.json is JSON");
+    let part = |k: &str| parts[k].as_str().unwrap_or_default().to_owned();
+    let label = if h.label.is_empty() { "log" } else { &h.label };
+    buf.push_str(&part("before"));
+    for c in label.chars() {
+        match c {
+            '&' | '<' | '>' | '"' | '\'' => {
+                let _ = write!(buf, "&#{};", c as u32);
+            }
+            _ => buf.push(c),
+        }
+    }
+    buf.push_str(&part("between"));
+    let head = serde_json::json!({
+        "v": 1,
+        "label": label,
+        "usage": agentlines::usage::api::summary(&h.usage),
+        "lines": h.lines,
+    });
+    let head = inert_json(&head.to_string());
+    buf.push_str(head.strip_suffix('}').unwrap_or(&head));
+    buf.push_str(",\"entries\":[");
+    buf.push_str(&h.items);
+    buf.push_str("]}");
+    buf.push_str(&part("tail"));
 }
 
 /// A label and the body text of an entry, for text output and Markdown notices.

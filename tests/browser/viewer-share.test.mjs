@@ -3,7 +3,8 @@
 // its own hashed script: the XSS payloads of the viewer's suite stay text, no CSP violation.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, copyFileSync, readFileSync, statSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, copyFileSync, readFileSync, writeFileSync, statSync, rmSync, existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -83,6 +84,32 @@ test("a real session shared as one HTML file opens offline from disk with the sa
     const [md] = await Promise.all([shared.page.waitForEvent("download"), shared.page.click("#export-md")]);
     assert.ok(readFileSync(await md.path(), "utf8").startsWith("# Transcript: "));
     console.log(`shared file ${size} bytes for a ${logSize}-byte session (${(size / logSize).toFixed(2)}x)`);
+    await clean(shared.page, shared.problems);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// `agentlines parse -o html` writes the same file from the same parts (cli/src/share-template.json,
+// made from www/ by scripts/share-template.mjs): the same rows, header and counts as the viewer.
+const BIN = process.env.AGENTLINES_BIN ?? join(root, "target/debug/agentlines");
+test("agentlines parse -o html writes the file the viewer shares", { skip: !existsSync(BIN) && "no CLI built" }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "al-share-"));
+  try {
+    const { page, problems } = await inViewer(SESSION);
+    const want = await facts(page);
+    const wantCounts = await kindCounts(page);
+    await clean(page, problems);
+    const file = join(dir, "cli.html");
+    const r = spawnSync(BIN, ["parse", "-o", "html", SESSION], { encoding: "utf8", maxBuffer: 1 << 28 });
+    assert.equal(r.status, 0, r.stderr);
+    writeFileSync(file, r.stdout);
+    const shared = await openShared(file);
+    const got = await facts(shared.page);
+    assert.equal(got.source, "session-spotter-tool_heavy.jsonl");
+    assert.deepEqual({ ...got, source: "" }, { ...want, source: "" });
+    assert.deepEqual(await kindCounts(shared.page), wantCounts);
+    assert.deepEqual(shared.fetched, []);
     await clean(shared.page, shared.problems);
   } finally {
     rmSync(dir, { recursive: true, force: true });
