@@ -43,6 +43,7 @@ setup-analytics:
 # Rebuilt only when an input changed (target/dist.stamp), so `make serve`, `make demo` and
 # the benchmarks start at once on an unchanged tree; a missing dist/ rebuilds too.
 DIST_INPUTS := $(shell find src pkg-template tests/fixtures -type f 2>/dev/null) \
+               $(shell find www -type f -not -name samples.json -not -name parsers.json 2>/dev/null) \
                docs/extend.md docs/entries.md docs/host.md docs/stateless.md \
                Cargo.toml Cargo.lock .cargo/config.toml package-lock.json scripts/assemble.mjs scripts/wasm-chars.mjs scripts/wasm-split.mjs scripts/check-package.mjs Makefile
 DIST_STAMP  := target/dist.stamp

@@ -233,6 +233,8 @@ writeFileSync(join(out, "testing.d.mts"), tpl("testing.d.ts").replace(/from "\.\
 // The adapter-author recipe as one command (package.json "bin").
 mkdirSync(join(out, "bin"), { recursive: true });
 writeFileSync(join(out, "bin", "agentlines-ui-parser.mjs"), tpl("bin/agentlines-ui-parser.mjs"), { mode: 0o755 });
+// `npx agentlines view <file|folder>`: the run viewer, served from the package (viewer/).
+writeFileSync(join(out, "bin", "agentlines.mjs"), tpl("bin/agentlines.mjs"), { mode: 0o755 });
 writeHookFiles(out);
 mkdirSync(pkg, { recursive: true });
 cpSync(out, join(pkg, "dist"), { recursive: true });
@@ -313,6 +315,13 @@ for (const d of PACKAGE_DOCS) {
     return `${label} (\`${join("docs", file).replace(/\\/g, "/")}\` in the agentlines source)`;
   });
   writeFileSync(join(pkg, "docs", d), text);
+}
+// The run viewer (www/) for `npx agentlines view`: the page, its modules, its server; not the
+// repository's vendoring script.
+mkdirSync(join(pkg, "viewer"), { recursive: true });
+for (const f of readdirSync(join(root, "www"))) {
+  if (f === "vendor.mjs" || f === "samples.json" || f === "parsers.json") continue;
+  cpSync(join(root, "www", f), join(pkg, "viewer", f), { recursive: true });
 }
 // The licence text, once the repository has it (npm always packs LICENSE).
 if (existsSync(join(root, "LICENSE"))) cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));

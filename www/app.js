@@ -3,14 +3,14 @@
 // virtualized list (www/vlist.js). URL parameters (paths relative to the repo root, served
 // next to www/): sample=tests/fixtures/…, log=<path>, parser=<path>.js (default
 // dist/index.cjs, the npm entry, whose batch call reads big files in slices; the host's own
-// files, e.g. dist/ui-parser.stateless.js, are read line by line as the host does), live=1, speed=N, stateless=1, follow=1, dev=1 (the developer controls,
+// files, e.g. dist/ui-parser.stateless.js, are read line by line as the host does), folder=1 (the folder `npx agentlines view` serves), live=1, speed=N, stateless=1, follow=1, dev=1 (the developer controls,
 // shown too when parser, stateless or live is set); the hash #L123 opens the log
 // at line 123 (every row's L-number links to itself). The body's data-parser / data-state
 // attributes say where things are (the browser tests wait on them).
 import { ParserHost, parserPath } from "./worker-client.js";
 import { Transcript, KINDS, filterRows, filterRowsSliced, passes, placement, groupOf, fmtInt, fmtCost, str } from "./model.js";
 import { RunCharts } from "./charts.js";
-import { Sessions } from "./sessions.js";
+import { Sessions, RemoteLog } from "./sessions.js";
 import { renderRow, estimateHeight, highlight, fmtDuration, oneLine } from "./render.js";
 import { VirtualList } from "./vlist.js";
 import { toMarkdownBlob, toJsonBlob } from "./export.js";
@@ -519,6 +519,31 @@ async function loadUrl(path, label) {
   }
 }
 
+/** The folder view on a list of Files (a chosen folder) or RemoteLogs (a served one). */
+function openFolder(files) {
+  if (!sessions) {
+    sessions = new Sessions($("sessions"), {
+      open: (file, path) => startRun({ blob: file }, `${path} (${fmtInt(file.size / 1024)} KiB)`),
+      parserPath: parserFile,
+      stateless: $("stateless").checked,
+    });
+  }
+  sessions.show(files);
+}
+
+/** The folder `npx agentlines view <folder>` serves: its list, then the folder view. */
+async function loadFolder() {
+  try {
+    const res = await fetch("../folder/index.json", { cache: "no-store" });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const list = await res.json();
+    if (!Array.isArray(list?.logs)) throw new Error("not a list of logs");
+    openFolder(list.logs.map((f) => new RemoteLog(f, String(list.folder || "folder"), "../folder/")));
+  } catch (e) {
+    $("source").textContent = `could not list the folder: ${e.message}`;
+  }
+}
+
 async function loadFile(file) {
   if (!file || shared) return;
   try {
@@ -602,14 +627,7 @@ function wire() {
   $("file").addEventListener("change", (ev) => loadFile(ev.target.files[0]));
   $("folder").addEventListener("change", (ev) => {
     if (!ev.target.files || !ev.target.files.length) return;
-    if (!sessions) {
-      sessions = new Sessions($("sessions"), {
-        open: (file, path) => startRun({ blob: file }, `${path} (${fmtInt(file.size / 1024)} KiB)`),
-        parserPath: parserFile,
-        stateless: $("stateless").checked,
-      });
-    }
-    sessions.show(ev.target.files);
+    openFolder(ev.target.files);
   });
   $("paste-toggle").addEventListener("click", () => {
     $("paste-box").hidden = !$("paste-box").hidden;
@@ -719,7 +737,9 @@ async function main() {
     $("sample").value = sample;
     loadUrl("../" + sample, sample.replace(/^tests\/fixtures\//, ""));
   } else if (log && /^\/?[\w./-]+$/.test(log) && !log.includes("..")) {
-    loadUrl("../" + log.replace(/^\/+/, ""), log);
+    loadUrl("../" + log.replace(/^\/+/, ""), log.replace(/^\/?log\//, ""));
+  } else if (params.get("folder") === "1") {
+    loadFolder();
   }
 }
 

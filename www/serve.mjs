@@ -8,8 +8,9 @@
 // to evaluate the parser with the function constructor inside the worker (a dedicated
 // worker loaded from a URL runs under the CSP of its own response, not the page's).
 import http from "node:http";
-import { readFile, realpath, stat } from "node:fs/promises";
-import { join, extname, sep } from "node:path";
+import { createReadStream } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, extname, sep, basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listSamples, listParsers, repoRoot } from "./build-samples.mjs";
 
@@ -20,7 +21,6 @@ export const PAGE_TT_CSP = "require-trusted-types-for 'script'; trusted-types ag
 export const WORKER_CSP = "default-src 'none'; script-src 'unsafe-eval' 'wasm-unsafe-eval'; base-uri 'none'";
 export const WORKER_PATH = "/www/host-worker.js";
 
-const MOUNTS = ["/www/", "/dist/", "/tests/fixtures/"];
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8", ".cjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -48,24 +48,62 @@ function send(res, status, text, path = "") {
   res.writeHead(status, h).end(text);
 }
 
-/** Maps a URL path to a file under one of the mounts, or null. */
-async function resolveFile(root, urlPath) {
-  if (!MOUNTS.some((m) => urlPath.startsWith(m))) return null;
-  if (urlPath.split("/").some((seg) => seg === ".." || seg === ".")) return null;
-  let file = join(root, ...urlPath.split("/").filter(Boolean));
-  if (urlPath.endsWith("/")) file = join(file, "index.html");
-  let real;
+/** The name a served file (`log`, `parser`) has in its URL: its own, with anything the page's
+ * URL parameters refuse written `_`. */
+export function safeName(path) {
+  return basename(path).replace(/[^\w.-]/g, "_").replace(/^\.+/, "_") || "_";
+}
+
+/** The real path of `file` if it is a file inside the directory `dir`, else null. */
+async function inside(dir, file) {
+  let real, realDir;
   try {
     real = await realpath(file);
+    realDir = await realpath(dir);
   } catch {
     return null;
   }
-  const realRoot = await realpath(root);
-  const inside = MOUNTS.some((m) => real.startsWith(join(realRoot, ...m.split("/").filter(Boolean)) + sep));
-  if (!inside) return null;
+  if (!real.startsWith(realDir + sep)) return null;
   const st = await stat(real);
   return st.isFile() ? real : null;
 }
+
+/** Maps a URL path to a file under one of the mounts ({"/www/": dir, …}), or null. */
+async function resolveFile(mounts, urlPath) {
+  const mount = Object.keys(mounts).find((m) => urlPath.startsWith(m));
+  if (!mount) return null;
+  if (urlPath.split("/").some((seg) => seg === ".." || seg === ".")) return null;
+  let file = join(mounts[mount], ...urlPath.slice(mount.length).split("/").filter(Boolean));
+  if (urlPath.endsWith("/")) file = join(file, "index.html");
+  return inside(mounts[mount], file);
+}
+
+/** A folder's logs for the page's folder view (`/folder/index.json`, with the folder's name):
+ * [{path, size, lastModified}], paths relative to the folder, newest first, at most `max`,
+ * symlinks not followed. */
+export async function listFolder(dir, max = 5000) {
+  const out = [];
+  const walk = async (rel) => {
+    let names;
+    try {
+      names = await readdir(join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of names.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (out.length >= max * 2) return;
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) await walk(r);
+      else if (d.isFile() && LOG_FILE.test(d.name)) {
+        const st = await stat(join(dir, r));
+        if (st.size > 0) out.push({ path: r, size: st.size, lastModified: st.mtimeMs });
+      }
+    }
+  };
+  await walk("");
+  return out.sort((a, b) => b.lastModified - a.lastModified).slice(0, max);
+}
+const LOG_FILE = /\.(jsonl|ndjson|log|txt|json)$/i;
 
 /** Starts the server; resolves to { url, port, close() }. port 0 picks a free port. */
 // DNS rebinding: a page on an attacker's name that resolves to 127.0.0.1 would reach this
@@ -78,7 +116,17 @@ export function hostAllowed(header, port) {
   return m[1] === "localhost" || m[1].startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(m[1]);
 }
 
-export async function startViewerServer({ port = 8377, host = "127.0.0.1", root = repoRoot } = {}) {
+/**
+ * `root`: where `dist/` and `tests/fixtures/` are (the repo, or the npm package); `www`: the
+ * viewer's files (default `<root>/www`); `log`: one log file served at `/log/<its name>`;
+ * `folder`: a directory whose logs are listed at `/folder/index.json` and served under
+ * `/folder/`; `parser`: a parser file served at `/parser/<its name>` (`npx agentlines view`).
+ */
+export async function startViewerServer({ port = 8377, host = "127.0.0.1", root = repoRoot, www = join(root, "www"), log = null, folder = null, parser = null } = {}) {
+  const mounts = { "/www/": www, "/dist/": join(root, "dist"), "/tests/fixtures/": join(root, "tests", "fixtures") };
+  const routes = new Map();
+  if (log) routes.set(`/log/${safeName(log)}`, log);
+  if (parser) routes.set(`/parser/${safeName(parser)}`, parser);
   const server = http.createServer(async (req, res) => {
     if (!hostAllowed(req.headers.host, server.address().port)) {
       send(res, 421, "misdirected request: this server answers only to localhost or an IP address");
@@ -106,14 +154,24 @@ export async function startViewerServer({ port = 8377, host = "127.0.0.1", root 
         res.end(req.method === "HEAD" ? undefined : body);
         return;
       }
-      const file = await resolveFile(root, urlPath);
+      if (folder && urlPath === "/folder/index.json") {
+        const body = JSON.stringify({ folder: basename(folder), logs: await listFolder(folder) });
+        res.writeHead(200, headersFor(urlPath, TYPES[".json"]));
+        res.end(req.method === "HEAD" ? undefined : body);
+        return;
+      }
+      const file = routes.has(urlPath) ? routes.get(urlPath)
+        : folder && urlPath.startsWith("/folder/") && LOG_FILE.test(urlPath) ? await resolveFile({ "/folder/": folder }, urlPath)
+        : await resolveFile(mounts, urlPath);
       if (!file) {
         send(res, 404, "not found", urlPath);
         return;
       }
-      const body = await readFile(file);
-      res.writeHead(200, headersFor(urlPath, TYPES[extname(file)] ?? "application/octet-stream"));
-      res.end(req.method === "HEAD" ? undefined : body);
+      // Streamed: a log may be gigabytes.
+      const size = (await stat(file)).size;
+      res.writeHead(200, { ...headersFor(urlPath, TYPES[extname(file)] ?? "application/octet-stream"), "content-length": String(size) });
+      if (req.method === "HEAD") return res.end();
+      createReadStream(file).on("error", () => res.destroy()).pipe(res);
     } catch (e) {
       send(res, 500, "server error");
     }

@@ -25,6 +25,29 @@ const MAX_FILES = 5000;
 const ROW_PX = 22;
 const ROW_SLACK = 20;
 
+/** A log the server lists (`npx agentlines view <folder>`, `/folder/index.json`), read when it
+ * is scanned, searched or opened. */
+export class RemoteLog {
+  /** `path`: relative to the served folder, named `folder`; `base`: the folder's URL. */
+  constructor({ path, size, lastModified }, folder, base) {
+    const rel = String(path);
+    this.webkitRelativePath = `${folder}/${rel}`;
+    this.name = rel.split("/").pop();
+    this.size = Number(size) || 0;
+    this.lastModified = Number(lastModified) || 0;
+    this.url = base + rel.split("/").map(encodeURIComponent).join("/");
+  }
+
+  async blob() {
+    const r = await fetch(this.url, { cache: "no-store" });
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    return r.blob();
+  }
+}
+
+/** A File as it is, a RemoteLog fetched. */
+const blobOf = async (file) => (file instanceof Blob ? file : file.blob());
+
 function when(ms) {
   const d = new Date(ms);
   return Number.isFinite(d.getTime()) ? d.toISOString().replace("T", " ").slice(0, 16) : "";
@@ -90,12 +113,19 @@ export class Sessions {
   }
 
   /** Parses one file in the scan worker: its first user prompt and its totals. */
-  scan(item) {
+  async scan(item) {
+    let blob;
+    try {
+      blob = await blobOf(item.file);
+    } catch (e) {
+      item.sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, results: 0, entries: 0, error: String(e.message || e) };
+      return;
+    }
     return new Promise((resolve) => {
       const sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, results: 0, entries: 0 };
       const usageEntries = []; // init and counted results, for the worker's summarizeUsage
       this.root.querySelector("#sessions-status").textContent = `reading ${oneLine(item.path, 80)}…`;
-      this.host.parse({ blob: item.file }, { stateless: this.stateless }, {
+      this.host.parse({ blob }, { stateless: this.stateless }, {
         opened() {},
         entries: (entries, lines, msg) => {
           for (let i = 0; i < entries.length; i++) {
@@ -121,11 +151,15 @@ export class Sessions {
   }
 
   /** Opens a row's log; the list steps aside to a few rows. */
-  open(item) {
+  async open(item) {
     this.current = item;
     this.compact(true);
     this.render();
-    this.openLog(item.file, item.path);
+    try {
+      this.openLog(await blobOf(item.file), item.path);
+    } catch (e) {
+      this.root.querySelector("#sessions-status").textContent = `could not read ${oneLine(item.path, 80)}: ${e.message}`;
+    }
   }
 
   /** The list at a few rows (a log is open) or whole. */
@@ -230,7 +264,7 @@ export class Sessions {
       if (this.searchId !== mine) return;
       let text = "";
       try {
-        text = await item.file.slice(0, SEARCH_BYTES).text();
+        text = await (await blobOf(item.file)).slice(0, SEARCH_BYTES).text();
       } catch (e) {
         text = "";
       }
