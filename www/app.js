@@ -47,7 +47,7 @@ function renderListRow(row) {
   const depth = q || toolFilter ? 0 : row.depth;
   if (depth > 0) {
     el.classList.add("nested");
-    el.style.marginLeft = `${depth * 18}px`; // CSSOM: allowed under style-src 'self'
+    el.style.marginLeft = `${14 + depth * 24}px`; // the row margin (14 px) plus 24 px a level; CSSOM: allowed under style-src 'self'
   }
   if (current >= 0 && view[current] === row.id) el.classList.add("current");
   if (row.id === targetRow) el.classList.add("target");
@@ -222,6 +222,16 @@ function step(dir) {
   list.invalidate(row);
   list.scrollToIndex(current);
   scheduleUi();
+  // The hit itself on screen, not only its row: a long card's match may be far down in it.
+  const mine = current;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    if (current !== mine) return;
+    const hit = document.querySelector("#list .vl-row.current mark.hit");
+    if (!hit) return;
+    const box = $("list").getBoundingClientRect();
+    const r = hit.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) hit.scrollIntoView({ block: "center" });
+  }));
 }
 
 // #L<n>: the first row whose line is n or later (rows are in line order).

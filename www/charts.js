@@ -21,7 +21,9 @@ import { str, num, fmtInt, fmtCost, toolDuration, groupOf } from "./model.js";
 import { el, fmtDuration, oneLine } from "./render.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 720;
+// The charts' width in SVG units, set to the panel's pixel width at each draw (560-1600), so
+// text stays at its size and the plots use the window.
+let W = 720;
 const MAX_POINTS = 400; // points drawn on the cumulative chart (sampled past that)
 const MAX_BARS = 12;
 const MAX_LANES = 8;
@@ -266,7 +268,12 @@ function timeline(st, jump) {
   const x = (tm) => labelW + ((tm - st.first) * (W - labelW - 6)) / span;
   for (let i = 0; i < nLanes; i++) {
     const tt = svg("text", { x: 4, y: top + i * laneH + 13 }, "lbl");
-    tt.textContent = i === MAX_LANES && keys.length > MAX_LANES + 1 ? `${keys.length - MAX_LANES} more subagents` : st.lanes.get(keys[i]);
+    const name = i === MAX_LANES && keys.length > MAX_LANES + 1 ? `${keys.length - MAX_LANES} more subagents` : st.lanes.get(keys[i]);
+    // Cut to the label column (~6.5 px a character at the labels' 11 px), whole in its tooltip.
+    tt.textContent = oneLine(name, Math.floor((labelW - 10) / 6.5));
+    const tip = svg("title", {});
+    tip.textContent = name;
+    tt.append(tip);
     g.append(tt, svg("line", { x1: labelW, y1: top + (i + 1) * laneH, x2: W - 6, y2: top + (i + 1) * laneH }, "grid"));
   }
   for (const u of st.turns) {
@@ -308,6 +315,12 @@ export class RunCharts {
     this.drawnAt = 0;
     this.stale = true;
     root.addEventListener("toggle", () => { if (root.open) this.draw(); });
+    // A wider or narrower window: drawn again at its width (once the resizing stops).
+    let resized = 0;
+    globalThis.addEventListener?.("resize", () => {
+      clearTimeout(resized);
+      resized = setTimeout(() => { if (this.root.open && !this.cancel) this.draw(this.drawnDone === this.t.count); }, 200);
+    });
   }
 
   reset() {
@@ -336,6 +349,7 @@ export class RunCharts {
     const t0 = performance.now();
     const paint = (st) => {
       this.cancel = null;
+      W = Math.round(Math.min(1600, Math.max(560, (this.body.clientWidth || this.root.clientWidth || 744) - 4)));
       this.drawing = -1;
       this.body.replaceChildren(totals(this.t, st), cumulative(st, this.jump), toolBars(st, this.tool), timeline(st, this.jump));
       this.drawnAt = performance.now();

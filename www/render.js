@@ -196,9 +196,11 @@ function openBlockAtEnd(src) {
   return fence ? { fence: fence.line } : table ? { table } : null;
 }
 
-// A card-body label with a copy button.
-function label(text, get) {
+// A card-body label with a copy button; `detail` (a file path) is shown as written, not in
+// the label's capitals.
+function label(text, get, detail = "") {
   const l = el("div", "label", text);
+  if (detail) l.append(" · ", el("span", "label-detail", detail));
   l.append(copyButton(get));
   return l;
 }
@@ -283,7 +285,7 @@ function toolCard(row, ctx) {
       const edit = inputDiff(call.name, call.input);
       if (edit) {
         // An edit reads as a diff; its JSON stays one click away.
-        body.append(label(`edit · ${edit.path || "file"}`, () => edit.lines.map((l) => l.text).join("\n")));
+        body.append(label("edit", () => edit.lines.map((l) => l.text).join("\n"), edit.path || "file"));
         body.append(diffBody(edit.lines));
         const raw = el("details", "raw-input");
         raw.append(el("summary", "", "input as JSON"));

@@ -24,7 +24,7 @@ function subagentRun() {
   const sub = (id, ms, ...es) => line(ms, ...es.map((e) => ({ ...e, parentToolUseId: id })));
   return [
     line(0, { kind: "user", text: "audit the repo" }),
-    line(1000, { kind: "tool_call", name: "Task", input: { description: "scan docs", prompt: "scan the docs" }, toolUseId: "A" },
+    line(1000, { kind: "tool_call", name: "Task", input: { description: "scan docs and every page under them for links that went stale", prompt: "scan the docs" }, toolUseId: "A" },
       { kind: "tool_call", name: "Task", input: { description: "scan code", prompt: "scan the code" }, toolUseId: "B" }),
     sub("A", 2000, { kind: "assistant", text: "A: reading docs" }),
     sub("B", 2100, { kind: "assistant", text: "B: reading code" }),
@@ -61,7 +61,22 @@ test("subagents are nested under their card, closed at first, each with its own 
   assert.ok(iCard >= 0 && iKid === iCard + 1 && rows[iKid].nested, JSON.stringify(rows));
   assert.ok(iB > iKid, "A's rows sit between A's card and B's card");
   assert.ok(!rows.some((r) => r.text.includes("B: reading code")));
+  // Indented a level (24 px past the rows' own 14 px margin), not a few pixels.
+  assert.equal(await page.$eval("#list .vl-row.nested", (e) => getComputedStyle(e).marginLeft), "38px");
   await shot(page, "viewer-subagent.png");
+  // The timeline: the charts as wide as the panel, a subagent's lane label cut to its column
+  // (whole in its tooltip), never over the bars.
+  await page.click("#charts > summary");
+  await page.waitForSelector("#charts svg.plot");
+  const charts = await page.$eval("#charts", (c) => ({
+    panel: c.querySelector(".charts-body").clientWidth,
+    widths: [...c.querySelectorAll("svg.plot")].map((s) => s.viewBox.baseVal.width),
+    lanes: [...c.querySelectorAll("svg.plot text.lbl")].filter((t) => t.querySelector("title")).map((t) => [t.firstChild.textContent, t.querySelector("title").textContent, t.getComputedTextLength()]),
+  }));
+  assert.ok(charts.widths.every((w) => Math.abs(w - charts.panel) <= 8), JSON.stringify(charts));
+  const lane = charts.lanes.find(([, full]) => full.includes("every page"));
+  assert.ok(lane && lane[0].length < lane[1].length && lane[2] <= 145, JSON.stringify(charts.lanes));
+  await page.click("#charts > summary");
   // Close it again.
   await page.click("#list .sub-toggle >> nth=0");
   await page.waitForFunction(() => document.body.dataset.nested === "0");
@@ -84,6 +99,8 @@ test("an edit card shows a diff, not JSON with \\n escapes", async () => {
   })));
   assert.deepEqual(cards[0].lines, [["d-context", " fn a() {"], ["d-remove", "-    old();"], ["d-add", "+    new();"], ["d-context", " }"]]);
   assert.ok(cards[0].label.includes("/src/lib.rs") && !cards[0].json, JSON.stringify(cards[0]));
+  // The path as written (a case-sensitive name), not in the label's capitals.
+  assert.equal(await page.$eval("#list .card-body .label .label-detail", (e) => [e.textContent, getComputedStyle(e).textTransform].join(" ")), "/src/lib.rs none");
   assert.deepEqual(cards[1].lines, [["d-add", "+one"], ["d-add", "+two"]]);
   await page.click("#list .raw-input > summary >> nth=0");
   await page.waitForSelector("#list .raw-input pre.json");

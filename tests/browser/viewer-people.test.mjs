@@ -5,10 +5,11 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import { root } from "../js/host.mjs";
 import { viewerSession, serverUrl, SHOTS, frames } from "./viewer-page.mjs";
 
-const { openPage, clean } = viewerSession(test);
+const { openPage, clean, echoPage, paste } = viewerSession(test);
 
 // A real Codex rollout (tests/fixtures/codex/PROVENANCE.md): one prompt, an edit, one result.
 const ROLLOUT = join(root, "tests/fixtures/codex/molecule-rollout-v0.156.1.jsonl");
@@ -40,7 +41,14 @@ test("cold page: developer controls hidden until asked for; a real log opens wit
   assert.match(fact("tool calls") || "", /^tool calls [1-9]/);
   assert.equal(fact("ended"), "ended ok");
   assert.ok(fact("cost"), `cost shown (estimated or stated): ${facts}`);
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, "viewer-run-head.png") });
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, "viewer-run-head.png") });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await frames(page);
+    await page.screenshot({ path: join(SHOTS, "viewer-run-head-dark.png") });
+    await page.emulateMedia({ colorScheme: "light" });
+  }
 
   // The developer box brings them back and says so in the URL; unchecked, they go again.
   await page.check("#dev");
@@ -61,4 +69,26 @@ test("a URL that sets a developer control shows them; dev=1 alone too", async ()
     assert.equal(await page.$eval("#dev", (e) => e.checked), true, q);
     await clean(page, problems);
   }
+});
+
+test("a search hit deep in a long card is brought on screen, not only its card", async () => {
+  const { page, problems } = await echoPage();
+  const echo = (...entries) => JSON.stringify({ echo: entries });
+  const long = Array.from({ length: 400 }, (_, i) => (i === 390 ? "line 390: the needle is here" : `line ${i}: hay`)).join("\n");
+  await paste(page, [
+    echo({ kind: "assistant", text: "before" }),
+    echo({ kind: "tool_call", name: "Bash", input: { command: "cat big.txt" }, toolUseId: "c1" }),
+    echo({ kind: "tool_result", toolUseId: "c1", content: long, isError: false }),
+    echo({ kind: "assistant", text: "after" }),
+  ].join("\n"));
+  await page.fill("#search", "needle");
+  await page.press("#search", "Enter");
+  await page.waitForFunction(() => {
+    const hit = document.querySelector("#list .vl-row.current mark.hit");
+    if (!hit) return false;
+    const box = document.getElementById("list").getBoundingClientRect();
+    const r = hit.getBoundingClientRect();
+    return r.top >= box.top && r.bottom <= box.bottom;
+  }, null, { timeout: 10000 });
+  await clean(page, problems);
 });
