@@ -1,6 +1,6 @@
 // The folder view: open a sessions directory (`~/.claude/projects`, `~/.codex/sessions`, a
 // folder of Paperclip run logs) through `<input webkitdirectory>`, list its logs, newest
-// first, with the session's own start (the log's first timestamp; the file's time, marked,
+// first (a session's subagent logs right after it), with the session's own start (the log's first timestamp; the file's time, marked,
 // for a log without one), first prompt, size, tokens and cost; a click anywhere on a row opens
 // it, and the list then steps aside to a few rows (a button shows it whole again); search
 // across them.
@@ -85,7 +85,8 @@ export class Sessions {
     const logs = [...files].filter((f) => LOG.test(f.name) && f.size > 0);
     logs.sort((a, b) => b.lastModified - a.lastModified);
     const dropped = Math.max(0, logs.length - MAX_FILES);
-    this.items = logs.slice(0, MAX_FILES).map((file) => ({ file, path: file.webkitRelativePath || file.name, first: "", started: NaN, sum: null, matches: -1 }));
+    this.items = logs.slice(0, MAX_FILES).map((file) => ({ file, path: file.webkitRelativePath || file.name, first: "", started: NaN, sum: null, matches: -1, parent: null, kids: 0 }));
+    this.group();
     this.root.hidden = false;
     this.current = null;
     this.compact(false);
@@ -101,15 +102,48 @@ export class Sessions {
       this.host = new ParserHost(() => {});
       await this.host.start(this.parserPath);
     }
-    for (const item of this.items) {
+    for (const item of [...this.items]) {
       if (scan !== this.scanId) return;
       await this.scan(item);
-      this.renderItem(item);
+      if (scan !== this.scanId) return;
+      if (!item.parent && item.sessionId && this.group()) this.render();
+      else this.renderItem(item);
     }
     if (scan === this.scanId) {
       document.body.dataset.sessions = "done";
       this.root.querySelector("#sessions-status").textContent = "";
     }
+  }
+
+  /**
+   * Subagent logs listed right after their session, marked: Claude Code's
+   * `<session>.jsonl` + `<session>/subagents/<agent>.jsonl`, and (once scanned) an
+   * `agent-*.jsonl` beside the `<sessionId>.jsonl` its lines name. Returns whether a log found
+   * its session.
+   */
+  group() {
+    const byStem = new Map(this.items.map((it) => [it.path.replace(/\.[^./]+$/, ""), it]));
+    let found = false;
+    for (const it of this.items) {
+      if (it.parent) continue;
+      const m = /^(.*)\/subagents\/[^/]+$/.exec(it.path);
+      let p = m ? byStem.get(m[1]) : undefined;
+      if (!p && it.sessionId) p = byStem.get(it.path.slice(0, it.path.lastIndexOf("/") + 1) + it.sessionId);
+      if (p && p !== it && !p.parent) {
+        it.parent = p;
+        found = true;
+      }
+    }
+    const kids = new Map();
+    for (const it of this.items) if (it.parent) kids.set(it.parent, [...(kids.get(it.parent) || []), it]);
+    const order = [];
+    for (const it of this.items) {
+      if (it.parent) continue;
+      it.kids = (kids.get(it) || []).length;
+      order.push(it, ...(kids.get(it) || []));
+    }
+    this.items = order;
+    return found;
   }
 
   /** Parses one file in the scan worker: its first user prompt and its totals. */
@@ -120,6 +154,15 @@ export class Sessions {
     } catch (e) {
       item.sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, results: 0, entries: 0, error: String(e.message || e) };
       return;
+    }
+    // A subagent's own log (Claude Code's `agent-<id>.jsonl` beside its session) names its
+    // session in its lines.
+    if (!item.parent && /^agent-/.test(item.file.name)) {
+      try {
+        item.sessionId = /"sessionId"\s*:\s*"([\w-]{1,100})"/.exec(await blob.slice(0, 65536).text())?.[1] || "";
+      } catch (e) {
+        item.sessionId = "";
+      }
     }
     return new Promise((resolve) => {
       const sum = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, results: 0, entries: 0 };
@@ -224,11 +267,14 @@ export class Sessions {
     tr.replaceChildren();
     const s = item.sum;
     const name = el("td", "name");
-    const b = el("button", "link", oneLine(item.path, 90));
+    const stem = item.parent ? item.parent.path.replace(/\.[^./]+$/, "") + "/" : "";
+    const b = el("button", "link", item.parent ? `↳ ${oneLine(item.path.startsWith(stem) ? item.path.slice(stem.length) : item.file.name, 80)}` : oneLine(item.path, 90));
+    if (item.parent) b.title = item.path;
     b.type = "button";
     b.title = "open this log";
     name.append(b);
-    tr.className = "log" + (item === this.current ? " current" : "");
+    if (item.kids) name.append(el("span", "muted", ` · ${fmtInt(item.kids)} subagent${item.kids === 1 ? "" : "s"}`));
+    tr.className = "log" + (item.parent ? " sub" : "") + (item === this.current ? " current" : "");
     tr.title = "open this log";
     tr.onclick = () => this.open(item);
     const own = Number.isFinite(item.started);

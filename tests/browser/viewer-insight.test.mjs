@@ -5,7 +5,7 @@
 // also requires no console error and no CSP violation. Screenshots: see viewer-page.mjs.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, copyFileSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
@@ -225,6 +225,39 @@ test("open a folder: sessions listed newest first with first prompt, tokens and 
     await page.fill("#sessions-search", "");
     await page.waitForFunction(() => document.getElementById("sessions-status").textContent === "");
     assert.equal((await page.$$eval("#sessions-list tr.log", (trs) => trs.length)), 2);
+    await clean(page, problems);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a folder lists each session's subagent logs right after it, in both of Claude Code's layouts", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "al-sessions-"));
+  try {
+    const fx = join(root, "tests", "fixtures", "claude");
+    const sid = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"; // the sessionId the subagent fixture's lines name
+    const put = (rel, from, when) => {
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      copyFileSync(join(fx, from), join(dir, rel));
+      utimesSync(join(dir, rel), new Date(when), new Date(when));
+    };
+    // Newer layout: <session>/subagents/<agent>.jsonl; older: agent-<id>.jsonl beside <sessionId>.jsonl.
+    put("proj/s1.jsonl", "session-spotter-tool_heavy.jsonl", T0);
+    put("proj/s1/subagents/agent-a1.jsonl", "session-spotter-ae4a77f8-subagent-agent-aac57f5.jsonl", T0 + 3 * 86400000);
+    put(`proj/${sid}.jsonl`, "session-spotter-subagent.jsonl", T0 + 86400000);
+    put("proj/agent-aac57f5.jsonl", "session-spotter-ae4a77f8-subagent-agent-aac57f5.jsonl", T0 + 2 * 86400000);
+    const { page, problems } = await openPage();
+    await page.goto(`${serverUrl()}/www/`);
+    await page.waitForFunction(() => document.body.dataset.parser === "ready");
+    await page.setInputFiles("#folder", join(dir, "proj"));
+    await page.waitForFunction(() => document.body.dataset.sessions === "done", null, { timeout: 60000 });
+    const rows = await page.$$eval("#sessions-list tr.log", (trs) => trs.map((tr) => (tr.classList.contains("sub") ? "  " : "") + tr.children[1].textContent));
+    assert.deepEqual(rows, [
+      `proj/${sid}.jsonl · 1 subagent`,
+      "  ↳ agent-aac57f5.jsonl",
+      "proj/s1.jsonl · 1 subagent",
+      "  ↳ subagents/agent-a1.jsonl",
+    ]);
     await clean(page, problems);
   } finally {
     rmSync(dir, { recursive: true, force: true });
