@@ -30,8 +30,9 @@ if (args[0] !== "view") fail(`unknown command ${JSON.stringify(args[0])}: the np
 let target = null, port = 0, parser = null, open = true;
 for (let i = 1; i < args.length; i++) {
   const a = args[i];
-  if (a === "--port") port = Number(args[++i]);
-  else if (a === "--parser") parser = args[++i];
+  const value = () => (i + 1 < args.length ? args[++i] : fail(`${a} wants a value\n${USAGE}`));
+  if (a === "--port") port = Number(value());
+  else if (a === "--parser") parser = value();
   else if (a === "--no-open") open = false;
   else if (a.startsWith("--")) fail(`unknown option ${a}\n${USAGE}`);
   else if (target === null) target = a;

@@ -99,6 +99,9 @@ test("npx agentlines view: a missing log and a bad option are refused with a rea
   assert.match(r.stderr, /nope\.jsonl: no such file or folder/);
   r = run("view", "--port", "x", "nope");
   assert.equal(r.status, 2);
+  r = run("view", "nope", "--parser");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--parser wants a value/);
   r = run("watch");
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown command "watch"/);
