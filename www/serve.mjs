@@ -9,6 +9,7 @@
 // worker loaded from a URL runs under the CSP of its own response, not the page's).
 import http from "node:http";
 import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join, extname, sep, basename } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,7 +52,7 @@ function send(res, status, text, path = "") {
 /** The name a served file (`log`, `parser`) has in its URL: its own, with anything the page's
  * URL parameters refuse written `_`. */
 export function safeName(path) {
-  return basename(path).replace(/[^\w.-]/g, "_").replace(/^\.+/, "_") || "_";
+  return basename(path).replace(/[^\w.-]/g, "_").replace(/\.{2,}/g, "_").replace(/^\.+/, "_") || "_";
 }
 
 /** The real path of `file` if it is a file inside the directory `dir`, else null. */
@@ -92,10 +93,17 @@ export async function listFolder(dir, max = 5000) {
     }
     for (const d of names.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (out.length >= max * 2) return;
+      // Hidden folders and files (credentials, caches) are never listed nor served.
+      if (d.name.startsWith(".")) continue;
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isDirectory()) await walk(r);
       else if (d.isFile() && LOG_FILE.test(d.name)) {
-        const st = await stat(join(dir, r));
+        let st;
+        try {
+          st = await stat(join(dir, r));
+        } catch {
+          continue; // gone since it was listed
+        }
         if (st.size > 0) out.push({ path: r, size: st.size, lastModified: st.mtimeMs });
       }
     }
@@ -160,18 +168,25 @@ export async function startViewerServer({ port = 8377, host = "127.0.0.1", root 
         res.end(req.method === "HEAD" ? undefined : body);
         return;
       }
-      const file = routes.has(urlPath) ? routes.get(urlPath)
-        : folder && urlPath.startsWith("/folder/") && LOG_FILE.test(urlPath) ? await resolveFile({ "/folder/": folder }, urlPath)
+      // A served folder: only what its list shows (no hidden path, a log by its real name
+      // too, so a symlink named .log cannot serve a page or a script).
+      const inFolder = folder && urlPath.startsWith("/folder/");
+      let file = routes.has(urlPath) ? routes.get(urlPath)
+        : inFolder ? (LOG_FILE.test(urlPath) && !urlPath.split("/").some((seg) => seg.startsWith(".")) ? await resolveFile({ "/folder/": folder }, urlPath) : null)
         : await resolveFile(mounts, urlPath);
+      if (file && inFolder && !LOG_FILE.test(file)) file = null;
       if (!file) {
         send(res, 404, "not found", urlPath);
         return;
       }
-      // Streamed: a log may be gigabytes.
+      // Logs are text whatever their name says; the rest by extension.
+      const type = inFolder || urlPath.startsWith("/log/") ? TYPES[".txt"] : TYPES[extname(file)] ?? "application/octet-stream";
+      // Streamed (a log may be gigabytes), exactly the size announced even if the file grows
+      // meanwhile, the file closed when the client goes away.
       const size = (await stat(file)).size;
-      res.writeHead(200, { ...headersFor(urlPath, TYPES[extname(file)] ?? "application/octet-stream"), "content-length": String(size) });
-      if (req.method === "HEAD") return res.end();
-      createReadStream(file).on("error", () => res.destroy()).pipe(res);
+      res.writeHead(200, { ...headersFor(urlPath, type), "content-length": String(size) });
+      if (req.method === "HEAD" || size === 0) return res.end();
+      pipeline(createReadStream(file, { start: 0, end: size - 1 }), res, () => {});
     } catch (e) {
       send(res, 500, "server error");
     }

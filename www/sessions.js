@@ -67,7 +67,7 @@ export class Sessions {
     this.searchId = 0;
     root.querySelector("#sessions-close").addEventListener("click", () => { root.hidden = true; });
     this.toggle = root.querySelector("#sessions-toggle");
-    this.toggle.addEventListener("click", () => this.compact(!root.classList.contains("compact")));
+    this.toggle.addEventListener("click", () => this.compact(!root.classList.contains("stepped")));
     this.current = null;
     this.scroller = root.querySelector(".sessions-scroll");
     this.frame = 0;
@@ -129,10 +129,16 @@ export class Sessions {
       const m = /^(.*)\/subagents\/[^/]+$/.exec(it.path);
       let p = m ? byStem.get(m[1]) : undefined;
       if (!p && it.sessionId) p = byStem.get(it.path.slice(0, it.path.lastIndexOf("/") + 1) + it.sessionId);
-      if (p && p !== it && !p.parent) {
+      if (p && p !== it) {
         it.parent = p;
         found = true;
       }
+    }
+    // A subagent's own subagents go under the same session (its root).
+    for (const it of this.items) {
+      let p = it.parent;
+      for (let n = 0; p && p.parent && n < 64; n++) p = p.parent;
+      if (p && p !== it) it.parent = p;
     }
     const kids = new Map();
     for (const it of this.items) if (it.parent) kids.set(it.parent, [...(kids.get(it.parent) || []), it]);
@@ -195,11 +201,15 @@ export class Sessions {
 
   /** Opens a row's log; the list steps aside to a few rows. */
   async open(item) {
+    const opened = this.opened = (this.opened || 0) + 1;
     this.current = item;
     this.compact(true);
     this.render();
     try {
-      this.openLog(await blobOf(item.file), item.path);
+      const blob = await blobOf(item.file);
+      // Another row (or another log) was opened while this one downloaded.
+      if (this.current !== item || this.opened !== opened) return;
+      this.openLog(blob, item.path);
     } catch (e) {
       this.root.querySelector("#sessions-status").textContent = `could not read ${oneLine(item.path, 80)}: ${e.message}`;
     }
@@ -207,7 +217,7 @@ export class Sessions {
 
   /** The list at a few rows (a log is open) or whole. */
   compact(on) {
-    this.root.classList.toggle("compact", on);
+    this.root.classList.toggle("stepped", on);
     this.toggle.textContent = on ? "show the list" : "fewer rows";
     this.toggle.hidden = !this.current;
     if (on && this.current) {
@@ -275,7 +285,7 @@ export class Sessions {
     name.append(b);
     if (item.kids) name.append(el("span", "muted", ` · ${fmtInt(item.kids)} subagent${item.kids === 1 ? "" : "s"}`));
     tr.className = "log" + (item.parent ? " sub" : "") + (item === this.current ? " current" : "");
-    tr.title = "open this log";
+    tr.title = item.parent ? item.path : "open this log";
     tr.onclick = () => this.open(item);
     const own = Number.isFinite(item.started);
     const date = el("td", "date" + (own ? "" : " file-time"), when(own ? item.started : item.file.lastModified));

@@ -12,7 +12,6 @@
 // handing the page the entries a slice at a time.
 
 import { bundle } from "./bundle.js";
-import { safeJson } from "./model.js";
 
 export const DATA_ID = "al-run";
 const SLICE = 5000;
@@ -84,7 +83,7 @@ export async function toHtmlBlob(t, { label, usage, lines }, { sliceMs = 25, pro
         let size = 0;
         while (i < merged.length) {
           const e = merged[i];
-          const p = (i ? "," : "") + inert(`[${safeJson(e)},${t.mergedLines[i]},${t.mergedReal[i] ? 1 : 0}]`);
+          const p = (i ? "," : "") + inert(`[${entryJson(e)},${Number(t.mergedLines[i]) || 0},${t.mergedReal[i] ? 1 : 0}]`);
           i++;
           parts.push(p);
           size += p.length;
@@ -102,6 +101,18 @@ export async function toHtmlBlob(t, { label, usage, lines }, { sliceMs = 25, pro
     };
     run();
   });
+}
+
+/** An entry as JSON for the data block; one JSON cannot write (a cycle, a BigInt from a
+ * custom parser) becomes a notice saying so, so the block stays valid. */
+function entryJson(e) {
+  let s;
+  try {
+    s = typeof e === "object" && e !== null ? JSON.stringify(e) : undefined;
+  } catch (err) {
+    s = undefined;
+  }
+  return s ?? JSON.stringify({ kind: "system", ts: "", text: "(an entry that is not JSON was left out of this file)" });
 }
 
 function escapeHtml(s) {

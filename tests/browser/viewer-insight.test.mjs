@@ -216,11 +216,13 @@ test("open a folder: sessions listed newest first with first prompt, tokens and 
     await page.click("#sessions-list tr.log td.prompt");
     await waitState(page, "done");
     assert.ok((await page.$eval("#source", (s) => s.textContent)).includes("claude-run.jsonl"));
-    assert.ok(await page.$eval("#sessions", (e) => e.classList.contains("compact")));
+    assert.ok(await page.$eval("#sessions", (e) => e.classList.contains("stepped")));
+    // The panel keeps its own layout (its head one line, not squeezed into a column).
+    assert.ok((await page.$eval(".sessions-head", (e) => e.getBoundingClientRect().width)) > 600);
     assert.ok((await page.$eval(".sessions-scroll", (e) => e.getBoundingClientRect().height)) <= 140);
     assert.ok(await page.$eval("#sessions-list tr.current", (tr) => tr.children[1].textContent.endsWith("claude-run.jsonl")));
     await page.click("#sessions-toggle");
-    assert.equal(await page.$eval("#sessions", (e) => e.classList.contains("compact")), false);
+    assert.equal(await page.$eval("#sessions", (e) => e.classList.contains("stepped")), false);
     // Clearing the search clears what it said.
     await page.fill("#sessions-search", "");
     await page.waitForFunction(() => document.getElementById("sessions-status").textContent === "");
@@ -244,6 +246,8 @@ test("a folder lists each session's subagent logs right after it, in both of Cla
     // Newer layout: <session>/subagents/<agent>.jsonl; older: agent-<id>.jsonl beside <sessionId>.jsonl.
     put("proj/s1.jsonl", "session-spotter-tool_heavy.jsonl", T0);
     put("proj/s1/subagents/agent-a1.jsonl", "session-spotter-ae4a77f8-subagent-agent-aac57f5.jsonl", T0 + 3 * 86400000);
+    // A subagent's own subagent: under the same session.
+    put("proj/s1/subagents/agent-a1/subagents/agent-b2.jsonl", "session-spotter-ae4a77f8-subagent-agent-aac57f5.jsonl", T0 + 4 * 86400000);
     put(`proj/${sid}.jsonl`, "session-spotter-subagent.jsonl", T0 + 86400000);
     put("proj/agent-aac57f5.jsonl", "session-spotter-ae4a77f8-subagent-agent-aac57f5.jsonl", T0 + 2 * 86400000);
     const { page, problems } = await openPage();
@@ -255,7 +259,8 @@ test("a folder lists each session's subagent logs right after it, in both of Cla
     assert.deepEqual(rows, [
       `proj/${sid}.jsonl · 1 subagent`,
       "  ↳ agent-aac57f5.jsonl",
-      "proj/s1.jsonl · 1 subagent",
+      "proj/s1.jsonl · 2 subagents",
+      "  ↳ subagents/agent-a1/subagents/agent-b2.jsonl",
       "  ↳ subagents/agent-a1.jsonl",
     ]);
     await clean(page, problems);

@@ -35,3 +35,38 @@ test("a request under another name is refused; loopback names and IPs are served
   assert.equal(hostAllowed(undefined, 80), false);
   assert.equal(hostAllowed("a.b:80:80", 80), false);
 });
+
+test("a served folder (npx agentlines view): only its logs, as text; hidden paths and symlinked pages refused; a log's exact size", async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "al-serve-"));
+  try {
+    mkdirSync(join(dir, ".secret"));
+    writeFileSync(join(dir, ".secret", "config.json"), '{"token":"x"}');
+    writeFileSync(join(dir, "run.jsonl"), '{"type":"user"}\n');
+    writeFileSync(join(dir, "page.html"), "<script>alert(1)</script>");
+    symlinkSync(join(dir, "page.html"), join(dir, "evil.log"));
+    const s = await startViewerServer({ port: 0, folder: dir });
+    const fetchText = async (path) => {
+      const r = await fetch(`${s.url}${path}`);
+      return { status: r.status, type: r.headers.get("content-type"), len: r.headers.get("content-length"), body: await r.text() };
+    };
+    try {
+      const list = JSON.parse((await fetchText("/folder/index.json")).body);
+      assert.deepEqual(list.logs.map((l) => l.path), ["run.jsonl"], "no hidden file, no symlink, no page");
+      const log = await fetchText("/folder/run.jsonl");
+      assert.equal(log.status, 200);
+      assert.match(log.type, /^text\/plain/);
+      assert.equal(log.len, "16");
+      assert.equal(log.body, '{"type":"user"}\n');
+      assert.equal((await fetchText("/folder/.secret/config.json")).status, 404);
+      assert.equal((await fetchText("/folder/evil.log")).status, 404, "a .log symlink to a page");
+      assert.equal((await fetchText("/folder/page.html")).status, 404);
+    } finally {
+      await s.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
