@@ -22,8 +22,8 @@ export function toJson(t) {
 // 4.7 s in one task), as a Blob built a slice at a time (each slice's text joined and encoded
 // in its own task: never one string, never one long encoding); `progress(done, total)`
 // between slices; `alive()` false stops it (it resolves null). The same text as toJson /
-// toMarkdown.
-function sliced(total, head, piece, tail, type, { sliceMs = 25, later = (f) => setTimeout(f, 0), progress = () => {}, alive = () => true } = {}) {
+// toMarkdown; the shared HTML file (www/share.js) is written the same way.
+export function sliced(total, head, piece, tail, type, { sliceMs = 25, later = (f) => setTimeout(f, 0), progress = () => {}, alive = () => true } = {}) {
   return new Promise((resolve, reject) => {
     let blob = new Blob([head], { type });
     let i = 0;

@@ -12,6 +12,7 @@
 // handing the page the entries a slice at a time.
 
 import { bundle } from "./bundle.js";
+import { sliced } from "./export.js";
 
 export const DATA_ID = "al-run";
 const SLICE = 5000;
@@ -64,43 +65,15 @@ export async function sharedParts(page, css, code) {
  * their source lines), titled `label`, with the run's usage `usage` (or null). Made a slice at
  * a time: `opts.progress(n, total)`, and null if `opts.alive()` turns false.
  */
-export async function toHtmlBlob(t, { label, usage, lines }, { sliceMs = 25, progress = () => {}, alive = () => true } = {}) {
+export async function toHtmlBlob(t, { label, usage, lines }, opts) {
   const [page, css, code] = await Promise.all([text("index.html"), text("style.css"), bundle("app.js", text)]);
   const parts = await sharedParts(page, css, code);
   const head = parts.before + escapeHtml(label) + parts.between +
     inert(JSON.stringify({ v: 1, label, usage, lines })).replace(/\}$/, ',"entries":[');
   const tail = "]}" + parts.tail;
   const merged = t.merged;
-  const type = "text/html";
-  return new Promise((resolve, reject) => {
-    let blob = new Blob([head], { type });
-    let i = 0;
-    const run = () => {
-      if (!alive()) return resolve(null);
-      try {
-        const until = performance.now() + sliceMs;
-        const parts = [];
-        let size = 0;
-        while (i < merged.length) {
-          const e = merged[i];
-          const p = (i ? "," : "") + inert(`[${entryJson(e)},${Number(t.mergedLines[i]) || 0},${t.mergedReal[i] ? 1 : 0}]`);
-          i++;
-          parts.push(p);
-          size += p.length;
-          if (size > 1 << 20 || ((i & 63) === 0 && performance.now() >= until)) break;
-        }
-        if (i >= merged.length) parts.push(tail);
-        blob = new Blob([blob, parts.join("")], { type });
-      } catch (e) {
-        return reject(e);
-      }
-      if (i < merged.length) {
-        progress(i, merged.length);
-        setTimeout(run, 0);
-      } else resolve(blob);
-    };
-    run();
-  });
+  const item = (i) => (i ? "," : "") + inert(`[${entryJson(merged[i])},${Number(t.mergedLines[i]) || 0},${t.mergedReal[i] ? 1 : 0}]`);
+  return sliced(merged.length, head, item, tail, "text/html", opts);
 }
 
 /** An entry as JSON for the data block; one JSON cannot write (a cycle, a BigInt from a
