@@ -16,6 +16,10 @@ mod io;
 mod render;
 mod stats;
 
+/// mimalloc rather than the system's allocator: see cli/Cargo.toml.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use agentlines::items::{self, check_selection, dump_config, Ask, DumpPreset, DumpSubject};
 use agentlines::runlog;
 use agentlines::sessions::{self, TranscriptInput, TranscriptReader};
