@@ -6,9 +6,11 @@
 //  - a tool_call and its tool_result (same toolUseId) make ONE card row; a result with no
 //    open call is a card of its own;
 //  - consecutive diff entries group into one diff row (at most DIFF_GROUP lines);
-//  - consecutive system notices (and the per-model-call `result`s of session files, subtype
-//    `model_call`) fold into one "notes" row (at most NOTE_GROUP), "7 notices" as the host
-//    groups them;
+//  - consecutive system notices fold into one "notes" row (at most NOTE_GROUP), "7 notices"
+//    as the host groups them; so do consecutive per-model-call `result`s of session files
+//    (subtype `model_call`), in rows of their own, filtered with the results. A notes row
+//    counts each of its entries in its filter chip (the `result` chip says as many results
+//    as the header sums);
 //  - everything else is one row per entry.
 // Subagents: an entry whose `parentToolUseId` is the id of a tool call already seen belongs
 // to that call's card (`parents` column); the card counts its subagent's rows, tools,
@@ -55,10 +57,13 @@ export function groupOf(row) {
   return KINDS[row.t.groupCode[row.id]];
 }
 
+/** A session file's per-model-call result: folded into notes rows, filtered as a result. */
+const isCall = (e) => e?.kind === "result" && e.subtype === "model_call";
+
 function groupCodeOf(type, data) {
   if (type === T_TOOL) return GROUP_INDEX.get("tool");
   if (type === T_DIFF) return GROUP_INDEX.get("diff");
-  if (type === T_NOTES) return GROUP_INDEX.get("system");
+  if (type === T_NOTES) return GROUP_INDEX.get(isCall(data[0]) ? "result" : "system");
   const k = data.kind;
   const g = typeof k === "string" && KNOWN.has(k) ? GROUP_INDEX.get(k) : undefined;
   return g === undefined ? OTHER : g;
@@ -132,7 +137,7 @@ export class Transcript {
     this.entryCount = 0; // after delta merge
     this.rawCount = 0; // as the parser returned them
     this.kindCounts = Object.create(null); // merged entries by kind
-    this.groupCounts = Object.create(null); // rows by filter group
+    this.groupCounts = Object.create(null); // rows by filter group (a notes row: its entries)
     this.openCalls = new Map(); // toolUseId -> id of the card row still waiting for its result
     this.cards = new Map(); // toolUseId -> id of its card row (subagents find their parent)
     this.subs = new Map(); // card row id -> its subagent's counts
@@ -389,12 +394,16 @@ export class Transcript {
     return this.newRow(T_ENTRY, e, line, real);
   }
 
-  /** Folds a notice into the notes row just before it (same subagent), or starts one. */
+  /** Folds a notice into the notes row just before it (same subagent, and both model calls
+   * or both not), or starts one. */
   note(e, line, real, changed) {
     const prev = this.lastRow;
+    const first = prev >= 0 ? this.data[prev][0] : undefined;
     if (prev >= 0 && prev === this.count - 1 && this.typeCode[prev] === T_NOTES && this.data[prev].length < NOTE_GROUP &&
-        str(this.data[prev][0].parentToolUseId) === str(e.parentToolUseId)) {
+        str(first.parentToolUseId) === str(e.parentToolUseId) && isCall(first) === isCall(e)) {
       this.data[prev].push(e);
+      const name = KINDS[this.groupCode[prev]];
+      this.groupCounts[name] = (this.groupCounts[name] || 0) + 1;
       this.touch(prev, changed);
       return prev;
     }

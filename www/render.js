@@ -421,7 +421,8 @@ function compactLine(row, group, e, text, ctx, key = "text") {
   return box;
 }
 
-// Consecutive notices: one line when alone, else "N notices" that opens to all of them.
+// Consecutive notices (system notices, or model calls: www/model.js folds them apart): one
+// line when alone, else "N system notices" / "N model calls" that opens to all of them.
 function notes(row, ctx) {
   const list = row.notes;
   if (list.length === 1) {
@@ -434,7 +435,7 @@ function notes(row, ctx) {
   const calls = list.filter((e) => str(e.kind) === "result").length;
   const n = list.length - calls;
   const what = [n ? `${fmtInt(n)} system notice${n === 1 ? "" : "s"}` : "", calls ? `${fmtInt(calls)} model call${calls === 1 ? "" : "s"}` : ""].filter(Boolean).join(" · ");
-  s.append(el("span", "kind", "system"), el("span", "count", what));
+  s.append(el("span", "kind", n ? "system" : "usage"), el("span", "count", what));
   s.append(el("span", "preview", oneLine(noteText(list[0]), 120)));
   const ln = lineLink(row);
   if (ln) s.append(ln);

@@ -127,14 +127,16 @@ export function expectedFromGolden(arrays) {
     if (i === 0 || merged[i - 1].kind !== "diff" || run >= 400) { diffRows++; run = 0; }
     run++;
   });
-  // Consecutive notices (system entries, model-call results) of one agent fold into one row
-  // (www/model.js caps a group at 200).
-  const isNote = (e) => e.kind === "system" || (e.kind === "result" && e.subtype === "model_call");
+  // Consecutive notices of one agent fold into one row, system entries with system entries,
+  // model-call results with model-call results (www/model.js caps a group at 200).
+  const isCall = (e) => e.kind === "result" && e.subtype === "model_call";
+  const isNote = (e) => e.kind === "system" || isCall(e);
+  const sameNote = (a, b) => isNote(a) && isNote(b) && isCall(a) === isCall(b);
   let folded = 0;
   let group = 0;
   merged.forEach((e, i) => {
     const prev = merged[i - 1];
-    if (isNote(e) && prev && isNote(prev) && (prev.parentToolUseId ?? "") === (e.parentToolUseId ?? "") && group < 200) {
+    if (prev && sameNote(prev, e) && (prev.parentToolUseId ?? "") === (e.parentToolUseId ?? "") && group < 200) {
       folded++;
       group++;
     } else group = 1;
@@ -160,7 +162,7 @@ export function expectedFromGolden(arrays) {
     } else if (e.kind === "tool_result") push("tool");
     else if (e.kind === "diff" && last === rowsSeen[rowsSeen.length - 1] && last?.type === "diff" && last.n < 400) last.n++;
     else if (e.kind === "diff") push("diff");
-    else if (isNote(e) && last === rowsSeen[rowsSeen.length - 1] && last?.type === "notes" && last.n < 200 && (last.first.parentToolUseId ?? "") === parent) last.n++;
+    else if (isNote(e) && last === rowsSeen[rowsSeen.length - 1] && last?.type === "notes" && sameNote(last.first, e) && last.n < 200 && (last.first.parentToolUseId ?? "") === parent) last.n++;
     else if (isNote(e)) push("notes");
     else push(e.kind);
   }
@@ -168,7 +170,8 @@ export function expectedFromGolden(arrays) {
   return {
     raw: flat.length, entries: merged.length, kinds, cards, diffRows, rows: cards + diffRows + others,
     shownRows: shown.length, shownCards: shown.filter((r) => r.type === "tool").length, shownThinking: shown.filter((r) => r.type === "thinking").length,
-    resultRows: results.filter((r) => r.subtype !== "model_call").length,
+    // The result chip: every result, a notes row of model calls counting each of them.
+    results: results.length,
     lastResult: results[results.length - 1] ?? null, lastInit: inits[inits.length - 1] ?? null,
     // The run's totals as the host's summary counts them (every result but its own session row).
     resultSum: results.length === 0 ? null : results

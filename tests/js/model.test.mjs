@@ -135,16 +135,22 @@ test("search: the cached haystack follows the row's changes; filters by group", 
   assert.deepEqual(filterRows(t, all, "gamma", "Bash"), []);
 });
 
-test("notices fold: consecutive system entries and model-call results make one notes row per run of them", { skip: !!process.env.MODEL }, () => {
+test("notices fold: consecutive system entries make one notes row, consecutive model-call results another, filtered as results", { skip: !!process.env.MODEL }, () => {
   const t = new Transcript();
   const sys = (text, extra = {}) => ({ kind: "system", ts, text, ...extra });
   const call = { kind: "result", ts, subtype: "model_call", inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 };
-  t.add([sys("a"), sys("b"), call, { kind: "assistant", ts, text: "x" }, sys("c"), sys("d", { parentToolUseId: "other" })], []);
-  assert.deepEqual(rowsOf(t).map((r) => r.notes?.map((e) => e.text ?? e.subtype) ?? r.type), [["a", "b", "model_call"], "entry", ["c"], ["d"]]);
-  assert.deepEqual(t.groupCounts.system, 3);
-  assert.equal(t.sum.inputTokens, 10); // folded, still counted
-  assert.equal(t.resultRows.length, 1);
-  assert.deepEqual(filterRows(t, new Set(KINDS), "model_call"), [0]);
+  t.add([sys("a"), sys("b"), call, call, { kind: "assistant", ts, text: "x" }, sys("c"), sys("d", { parentToolUseId: "other" })], []);
+  assert.deepEqual(rowsOf(t).map((r) => r.notes?.map((e) => e.text ?? e.subtype) ?? r.type), [["a", "b"], ["model_call", "model_call"], "entry", ["c"], ["d"]]);
+  // Each chip counts the entries its notes rows hold: the result chip says as many results
+  // as the header sums (2), not 0 (model calls once hid under the system notices).
+  assert.equal(t.groupCounts.system, 4);
+  assert.equal(t.groupCounts.result, 2);
+  assert.equal(t.results, 2);
+  assert.equal(t.sum.inputTokens, 20); // folded, still counted
+  assert.equal(t.resultRows.length, 2);
+  assert.deepEqual(filterRows(t, new Set(KINDS), "model_call"), [1]);
+  assert.deepEqual(filterRows(t, new Set(KINDS.filter((k) => k !== "result")), ""), [0, 2, 3, 4]);
+  assert.deepEqual(filterRows(t, new Set(KINDS.filter((k) => k !== "system")), ""), [1, 2]);
 });
 
 test("subagents: rows under a card are counted on it, hidden until it opens, then nested after it", { skip: !!process.env.MODEL }, () => {
