@@ -608,11 +608,20 @@ function parseOne(s, i, clock, out) {
 function usageOf(entries, lastRun) {
   try {
     if (!parser || typeof parser.mod.summarizeUsage !== "function" || !Array.isArray(entries)) return null;
-    let runtime;
-    try { runtime = lastRun && lastParser ? lastParser.runtime : undefined; } catch (e) { runtime = undefined; }
+    const runtime = runtimeOf(lastRun);
     return parser.mod.summarizeUsage(entries, runtime ? { runtime } : {});
   } catch (e) {
     return null;
+  }
+}
+
+// The runtime the latest session's parser read its log as ("" when unknown or stateless).
+function runtimeOf(lastRun) {
+  try {
+    const r = lastRun && lastParser ? lastParser.runtime : undefined;
+    return typeof r === "string" ? r : "";
+  } catch (e) {
+    return "";
   }
 }
 
@@ -700,5 +709,5 @@ onmessage = (ev) => {
   } else if (msg.type === "painted" && session && session.id === msg.session && session.painted) {
     session.painted();
   } else if (msg.type === "stop") session = null;
-  else if (msg.type === "usage") post({ type: "usage", usageId: msg.usageId, summary: usageOf(msg.entries, msg.lastRun) });
+  else if (msg.type === "usage") post({ type: "usage", usageId: msg.usageId, summary: usageOf(msg.entries, msg.lastRun), runtime: runtimeOf(msg.lastRun) });
 };

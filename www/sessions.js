@@ -3,7 +3,8 @@
 // first (a session's subagent logs right after it), with the session's own start (the log's first timestamp; the file's time, marked,
 // for a log without one), first prompt, size, tokens and cost; a click anywhere on a row opens
 // it, and the list then steps aside to a few rows (a button shows it whole again); search
-// across them.
+// across them; filter them by runtime, model, start date (UTC) and cost (a session's
+// subagent logs go with it; a log not yet read stays listed until its figures are known).
 // Nothing leaves the browser: files are read with the File API, and each one is parsed by
 // a parser worker of its own (the same host-shaped worker and parser file as the list, so
 // its totals are the ones the list's summary shows), one file at a time.
@@ -72,6 +73,18 @@ export class Sessions {
     this.scroller = root.querySelector(".sessions-scroll");
     this.frame = 0;
     this.scroller.addEventListener("scroll", () => this.redraw());
+    this.filter = { runtime: "", model: "", from: "", to: "", cost: 0 };
+    this.seen = { runtime: new Set(), model: new Set() };
+    const read = () => {
+      const v = (id) => root.querySelector(id).value;
+      const cost = Number(v("#sessions-cost"));
+      this.filter = { runtime: v("#sessions-runtime"), model: v("#sessions-model"), from: v("#sessions-from"), to: v("#sessions-to"), cost: Number.isFinite(cost) && cost > 0 ? cost : 0 };
+      this.scroller.scrollTop = 0;
+      this.render();
+    };
+    for (const id of ["#sessions-runtime", "#sessions-model", "#sessions-from", "#sessions-to", "#sessions-cost"]) {
+      root.querySelector(id).addEventListener(id === "#sessions-cost" ? "input" : "change", read);
+    }
     let timer = 0;
     root.querySelector("#sessions-search").addEventListener("input", (ev) => {
       clearTimeout(timer);
@@ -95,6 +108,12 @@ export class Sessions {
     title.textContent = `${fmtInt(this.items.length)} logs${folder ? " in " + oneLine(folder, 80) : ""}${dropped ? ` (the newest ${fmtInt(MAX_FILES)}; ${fmtInt(dropped)} more not listed)` : ""}`;
     this.root.querySelector("#sessions-search").value = "";
     this.query = "";
+    for (const id of ["#sessions-from", "#sessions-to", "#sessions-cost"]) this.root.querySelector(id).value = "";
+    for (const k of ["runtime", "model"]) {
+      this.seen[k].clear();
+      this.root.querySelector(`#sessions-${k}`).replaceChildren(this.root.querySelector(`#sessions-${k}`).options[0]);
+    }
+    this.filter = { runtime: "", model: "", from: "", to: "", cost: 0 };
     this.scroller.scrollTop = 0;
     this.render();
     document.body.dataset.sessions = "scanning";
@@ -190,8 +209,17 @@ export class Sessions {
           }
           if (msg.done) {
             item.sum = sum;
-            // The cost stated or estimated from list prices (null from a host file).
-            this.host.usage(usageEntries).then((u) => { sum.usage = u; resolve(); });
+            // The cost stated or estimated from list prices (null from a host file), and the
+            // runtime the parser read the log as.
+            this.host.usage(usageEntries).then((u) => {
+              sum.usage = u;
+              item.runtime = str(u?.runtime);
+              item.models = u && u.byModel && typeof u.byModel === "object" ? Object.keys(u.byModel) : [];
+              item.cost = u ? u.costUsd : sum.costUsd;
+              this.offer("runtime", item.runtime ? [item.runtime] : []);
+              this.offer("model", item.models);
+              resolve();
+            });
           }
         },
         error: (reason) => { item.sum = { ...sum, error: str(reason) }; resolve(); },
@@ -227,9 +255,46 @@ export class Sessions {
     this.redraw();
   }
 
-  /** The rows listed: all, or while a search is on those not known to have no match. */
+  /** Adds the values a log showed to a filter's choices (in name order, the choice kept). */
+  offer(kind, values) {
+    const seen = this.seen[kind];
+    const fresh = values.filter((v) => v && !seen.has(v));
+    if (!fresh.length) return;
+    for (const v of fresh) seen.add(v);
+    const select = this.root.querySelector(`#sessions-${kind}`);
+    const keep = select.value;
+    const all = select.options[0];
+    select.replaceChildren(all, ...[...seen].sort().map((v) => {
+      const o = el("option", "", oneLine(v, 60));
+      o.value = v;
+      return o;
+    }));
+    select.value = keep;
+  }
+
+  /** Whether a log passes the filters: a subagent's log goes with its session; a log not
+   * read yet passes until its figures are known. */
+  passes(item) {
+    const f = this.filter;
+    const it = item.parent || item;
+    if (f.from || f.to) {
+      const day = new Date(Number.isFinite(it.started) ? it.started : it.file.lastModified).toISOString().slice(0, 10);
+      if ((f.from && day < f.from) || (f.to && day > f.to)) return false;
+    }
+    if (!it.sum) return true;
+    if (f.runtime && it.runtime !== f.runtime) return false;
+    if (f.model && !(it.models || []).includes(f.model)) return false;
+    if (f.cost && !(it.cost >= f.cost)) return false;
+    return true;
+  }
+
+  /** The rows listed: those the filters pass and, while a search is on, not known to have
+   * no match. */
   listed() {
-    return this.query === "" ? this.items : this.items.filter((item) => item.matches !== 0);
+    const f = this.filter;
+    const filtering = f.runtime || f.model || f.from || f.to || f.cost;
+    if (this.query === "" && !filtering) return this.items;
+    return this.items.filter((item) => (this.query === "" || item.matches !== 0) && (!filtering || this.passes(item)));
   }
 
   /** Draws the rows in view now. */
@@ -238,6 +303,9 @@ export class Sessions {
     this.frame = 0;
     const tbody = this.root.querySelector("#sessions-list");
     const rows = this.listed();
+    const f = this.filter;
+    this.root.querySelector("#sessions-shown").textContent =
+      f.runtime || f.model || f.from || f.to || f.cost ? `${fmtInt(rows.length)} of ${fmtInt(this.items.length)} logs` : "";
     const first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_PX) - ROW_SLACK);
     const end = Math.min(rows.length, first + Math.ceil((this.scroller.clientHeight || 600) / ROW_PX) + 2 * ROW_SLACK);
     for (const item of this.items) item.tr = null;
@@ -269,8 +337,8 @@ export class Sessions {
   renderItem(item) {
     const tr = item.tr;
     if (!tr) return;
-    if (this.query !== "" && item.matches === 0) {
-      // No match: it leaves the list.
+    if ((this.query !== "" && item.matches === 0) || !this.passes(item)) {
+      // No match, or its figures just came in and the filters leave it out: it leaves the list.
       this.redraw();
       return;
     }

@@ -160,7 +160,8 @@ export class ParserHost {
       const done = this.usageWaits?.get(msg.usageId);
       if (done) {
         this.usageWaits.delete(msg.usageId);
-        done(msg.summary && typeof msg.summary === "object" ? msg.summary : null);
+        // With the runtime the parser read the log as (the folder list filters by it).
+        done(msg.summary && typeof msg.summary === "object" ? { ...msg.summary, runtime: typeof msg.runtime === "string" ? msg.runtime : "" } : null);
       }
       return;
     }

@@ -207,6 +207,31 @@ test("open a folder: sessions listed newest first with first prompt, tokens and 
     assert.ok(rows[0][0].startsWith("2025-09-25 02:12"), rows[0].join(" | ")); // its first timestamp, UTC
     assert.equal(await page.$eval("#sessions-list tr.log td.date", (td) => td.classList.contains("file-time")), false);
     await shot(page, "viewer-folder.png");
+    // Filters: runtime, model, start date (UTC), cost; the choices are what the logs showed.
+    const listedNames = () => page.$$eval("#sessions-list tr.log", (trs) => trs.map((tr) => tr.children[1].textContent.split("/").pop()));
+    const options = (id) => page.$$eval(`${id} option`, (os) => os.map((o) => o.value));
+    assert.deepEqual(await options("#sessions-runtime"), ["", "claude", "codex"]);
+    assert.deepEqual(await options("#sessions-model"), ["", "claude-opus-4-5-20251101", "gpt-5-codex"]);
+    await page.selectOption("#sessions-runtime", "codex");
+    assert.deepEqual(await listedNames(), ["codex-rollout.jsonl"]);
+    assert.equal(await page.$eval("#sessions-shown", (e) => e.textContent), "1 of 2 logs");
+    await page.selectOption("#sessions-runtime", "");
+    await page.selectOption("#sessions-model", "claude-opus-4-5-20251101");
+    assert.deepEqual(await listedNames(), ["claude-run.jsonl"]);
+    await page.selectOption("#sessions-model", "");
+    await page.fill("#sessions-cost", "0.1"); // $0.1355 stated against ≈ $0.0997 estimated
+    assert.deepEqual(await listedNames(), ["claude-run.jsonl"]);
+    await page.fill("#sessions-cost", "");
+    // The rollout started 2025-09-25 (its own first timestamp); the Claude run states no time,
+    // so its file's (2026-03-01) stands.
+    await page.fill("#sessions-to", "2025-09-25");
+    assert.deepEqual(await listedNames(), ["codex-rollout.jsonl"]);
+    await page.fill("#sessions-to", "");
+    await page.fill("#sessions-from", "2025-09-26");
+    assert.deepEqual(await listedNames(), ["claude-run.jsonl"]);
+    await page.fill("#sessions-from", "");
+    assert.equal(await page.$eval("#sessions-shown", (e) => e.textContent), "");
+    assert.deepEqual(await listedNames(), ["codex-rollout.jsonl", "claude-run.jsonl"]);
     await page.fill("#sessions-search", "gleam");
     await page.waitForFunction(() => document.body.dataset.sessionSearch === "done");
     const shown = await page.$$eval("#sessions-list tr", (trs) => trs.filter((tr) => !tr.hidden).map((tr) => tr.children[1].textContent));
