@@ -178,10 +178,15 @@ function alRead(w, len) {
   return alDecoder.decode(new Uint8Array(w.x.memory.buffer, ptr, len));
 }
 
-function alFallback(line, ts) {
+// What a line gives when the wasm cannot answer it. Without WebAssembly (e, the call's
+// error, is alNoWasm): the line as stdout, as the host shows a run without a parser. After a
+// trap: one notice with the line's start, never the line as a raw row (a 1 MB JSON line).
+function alFallback(line, ts, e) {
   var text = typeof line === "string" ? line : "";
   if (text.trim() === "") return [];
-  return [{ kind: "stdout", ts: typeof ts === "string" ? ts : "", text: text }];
+  var raw = e === alNoWasm;
+  return [{ kind: raw ? "stdout" : "system", ts: typeof ts === "string" ? ts : "",
+    text: raw ? text : "[agentlines] this line could not be read (" + text.length + " characters): " + text.slice(0, 200) }];
 }
 
 function parseStdoutLine(line, ts) {
@@ -195,7 +200,7 @@ function parseStdoutLine(line, ts) {
   } catch (e) {
     alRethrowNoWasm(e);
     alDropInstance();
-    return alFallback(line, ts);
+    return alFallback(line, ts, e);
   }
 }
 
@@ -391,7 +396,7 @@ function createStdoutParser(options) {
       } catch (e) {
         alRethrowNoWasm(e);
         alDropInstance();
-        return alFallback(line, ts);
+        return alFallback(line, ts, e);
       }
     },
     // Raw text that may end mid-line (LF or CRLF); complete lines are parsed.
@@ -404,7 +409,7 @@ function createStdoutParser(options) {
       } catch (e) {
         alRethrowNoWasm(e);
         alDropInstance();
-        return alFallback(chunk, ts);
+        return alFallback(chunk, ts, e);
       }
     },
     // The text after the last newline, at the end of a stream.
