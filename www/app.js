@@ -30,6 +30,12 @@ let nestDirty = false; // a subagent row arrived under an open card: the view is
 let nestTimer = 0;
 let run = null; // { label, t0, done, total, pos, ms, mode, live }
 let liveTimer = null;
+// A file followed as it grows ("follow a file…", the File System Access API):
+// { handle, name, offset (the next byte to read), carry (a begun line), decoder, timer,
+//   busy, added (lines since opening) }.
+let tail = null;
+const TAIL_MS = 1000;
+const TAIL_LINE_MAX = (16 << 20) + 1; // a begun line kept up to the parser's line cap
 let uiFrame = 0;
 let current = -1; // view position of the current search match (next/previous)
 let target = null; // { line } asked for by #L<line>; row id once found
@@ -338,6 +344,7 @@ function updateUi() {
     parts.push(`${fmtInt(t.entryCount)} entries (${fmtInt(t.rawCount)} before delta merge)`);
     parts.push(`${fmtInt(t.count)} rows`);
     parts.push(`${fmtInt(tools)} tool cards${t.errors ? ` (${t.errors} errors)` : ""}`);
+    if (run.tail && tail) parts.push(`following: ${fmtInt(tail.added)} lines added`);
     if (run.done && !run.live) parts.push(`parsed in ${fmtInt(run.wallMs)} ms (${run.mode})`);
     else parts.push(run.mode || "");
   }
@@ -405,11 +412,13 @@ function setDev(on) {
 function stopRun() {
   if (liveTimer) clearInterval(liveTimer);
   liveTimer = null;
+  stopTail();
   host.stop();
   $("pause").disabled = true;
 }
 
-function startRun(input, label) {
+/** `opts.tail`: the input is the start of a file followed as it grows (see followFile). */
+function startRun(input, label, opts = {}) {
   if (body.dataset.parser === "loading") return;
   stopRun();
   // A search or an export of the last transcript under way stops here: its rows are gone.
@@ -425,7 +434,7 @@ function startRun(input, label) {
   charts.reset();
   const live = $("live").checked;
   const liveStart = Number($("start-at").value) || 0;
-  run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0 };
+  run = { label, t0: performance.now(), done: false, total: 0, start: 0, pos: 0, mode: "", live, wallMs: 0, tail: !!opts.tail, runLog: false };
   body.dataset.run = String(Number(body.dataset.run || 0) + 1);
   $("source").textContent = visibleControls(label);
   current = -1;
@@ -433,8 +442,9 @@ function startRun(input, label) {
   body.dataset.state = live ? "live" : "parsing";
   if (live) $("follow").checked = true;
   list.follow = $("follow").checked;
-  host.parse(input, { stateless: $("stateless").checked, live, startFraction: liveStart }, {
+  host.parse(input, { stateless: $("stateless").checked, live, startFraction: liveStart, tail: !!opts.tail }, {
     opened(msg) {
+      run.runLog = msg.runLog === true;
       t.reserve(msg.total - msg.start);
       run.total = msg.total;
       run.start = msg.start;
@@ -471,15 +481,10 @@ function startRun(input, label) {
         $("pause").disabled = true;
         body.dataset.parseMs = String(Math.round(run.wallMs));
         body.dataset.workerMs = String(Math.round(run.workerMs || 0));
-        // The run's cost, stated or estimated from list prices (the worker's summarizeUsage).
-        const thisRun = run;
-        host.usage(t.usageEntries).then((u) => {
-          if (run !== thisRun) return;
-          t.usage = u;
-          body.dataset.usage = u ? "done" : "none";
-          charts.reset();
-          scheduleUi();
-        });
+        updateUsage();
+      } else if (msg.done && run.tail) {
+        // Lines a followed file gained: the totals again.
+        updateUsage();
       }
       if (target || (location.hash.startsWith("#L") && targetRow < 0 && msg.done)) goToTarget();
       scheduleUi();
@@ -492,6 +497,109 @@ function startRun(input, label) {
     },
   });
   scheduleUi();
+}
+
+/** The run's cost, stated or estimated from list prices (the worker's summarizeUsage). */
+function updateUsage() {
+  const thisRun = run;
+  host.usage(t.usageEntries).then((u) => {
+    if (run !== thisRun) return;
+    t.usage = u;
+    body.dataset.usage = u ? "done" : "none";
+    charts.reset();
+    scheduleUi();
+  });
+}
+
+// --- following a file as it grows ---------------------------------------------------------
+// Chromium's File System Access API (`showOpenFilePicker`) gives a handle whose `getFile()`
+// is the file as it is now: the file is parsed up to its last newline, then every TAIL_MS
+// the bytes it gained are decoded and its new complete lines handed to the same stateful
+// parser (host.append), each line's ts its own, else the time it was seen. A file that
+// shrinks (truncated, rotated) is read again from the start; so is a Paperclip run log that
+// grows (its rows are ordered by seq over the whole file). Browsers without the API have no
+// such button (docs/viewer.md: open the file again to see more).
+
+/** The offset just past the file's last newline (0 when it has none). */
+async function lastNewline(file) {
+  for (let end = file.size; end > 0;) {
+    const start = Math.max(0, end - (1 << 20));
+    const bytes = new Uint8Array(await file.slice(start, end).arrayBuffer());
+    const i = bytes.lastIndexOf(10);
+    if (i >= 0) return start + i + 1;
+    end = start;
+  }
+  return 0;
+}
+
+async function followFile() {
+  let handle;
+  try {
+    [handle] = await window.showOpenFilePicker({ multiple: false });
+  } catch (e) {
+    return; // the picker was closed
+  }
+  await startTail(handle);
+}
+
+async function startTail(handle) {
+  let file, end;
+  try {
+    file = await handle.getFile();
+    end = await lastNewline(file);
+  } catch (e) {
+    $("source").textContent = `could not read the file: ${e.message}`;
+    return;
+  }
+  startRun({ blob: file.slice(0, end) }, `${file.name} (followed)`, { tail: true });
+  // offset: the next byte to read (everything before it was handed over or is in carry).
+  const me = { handle, name: file.name, offset: end, carry: "", decoder: new TextDecoder(), timer: 0, busy: false, added: 0 };
+  me.timer = setInterval(() => pollTail(me), TAIL_MS);
+  tail = me;
+  body.dataset.tail = "on";
+  $("follow").checked = true;
+  list.follow = true;
+}
+
+function stopTail() {
+  if (!tail) return;
+  clearInterval(tail.timer);
+  tail = null;
+  body.dataset.tail = "off";
+}
+
+async function pollTail(me) {
+  if (tail !== me || me.busy) return;
+  me.busy = true;
+  try {
+    const file = await me.handle.getFile();
+    if (tail !== me) return;
+    if (file.size < me.offset || (run && run.runLog && file.size > me.offset)) {
+      await startTail(me.handle);
+      return;
+    }
+    if (file.size === me.offset) return;
+    const buf = await file.slice(me.offset, file.size).arrayBuffer();
+    if (tail !== me) return;
+    me.offset += buf.byteLength;
+    let text = me.carry + me.decoder.decode(buf, { stream: true });
+    const nl = text.lastIndexOf("\n");
+    // A begun line waits for its newline (kept up to the parser's line cap).
+    me.carry = (nl < 0 ? text : text.slice(nl + 1)).slice(0, TAIL_LINE_MAX);
+    if (nl < 0) return;
+    text = text.slice(0, nl);
+    me.added += text.split("\n").length;
+    host.append(text);
+    body.dataset.tailLines = String(me.added);
+    scheduleUi();
+  } catch (e) {
+    if (tail === me) {
+      stopTail();
+      $("source").textContent = `${visibleControls(me.name)} — stopped following: ${e.message}`;
+    }
+  } finally {
+    me.busy = false;
+  }
 }
 
 function startLiveTimer() {
@@ -635,6 +743,11 @@ function wire() {
     if (p) loadUrl("../" + p, p.replace(/^tests\/fixtures\//, ""));
   });
   $("file").addEventListener("change", (ev) => loadFile(ev.target.files[0]));
+  // Following a growing file needs the File System Access API (Chromium); elsewhere no button.
+  if (typeof window.showOpenFilePicker === "function") {
+    $("follow-file").hidden = false;
+    $("follow-file").addEventListener("click", () => followFile());
+  }
   $("folder").addEventListener("change", (ev) => {
     if (!ev.target.files || !ev.target.files.length) return;
     openFolder(ev.target.files);

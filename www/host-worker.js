@@ -29,7 +29,10 @@
 // session abandons an older one. Live sessions start at that fraction of the file (a tail
 // attached mid-run) and advance only when the page sends {type:"feed", session, count}, with
 // ts = the wall clock at feed time; other file sessions get ts = 2026-01-01T00:00:00Z + one
-// second per line (tests/golden.rs's ts).
+// second per line (tests/golden.rs's ts). A tail session ({tail: true}: a file followed as it
+// grows) parses the file's lines like a file session, keeps its stateful parser open (no
+// flush at the end), and parses the complete lines the page sends with {type:"append",
+// session, text} as they come, each with the wall clock as its ts unless it carries its own.
 // This file runs under its own CSP (www/serve.mjs: no network, 'unsafe-eval' for step 3).
 "use strict";
 
@@ -207,7 +210,7 @@ const STREAMS = ["stdout", "stderr", "system"];
 const RAW = 3; // a run-log file line that is not a row, kept as a stdout entry
 
 function openSession(msg) {
-  if (msg.blob && typeof msg.blob === "object" && !msg.live && !fallbackOnly && parser && parser.batch) {
+  if (msg.blob && typeof msg.blob === "object" && !msg.live && !msg.tail && !fallbackOnly && parser && parser.batch) {
     streamSession(msg);
     return;
   }
@@ -222,10 +225,15 @@ function openSession(msg) {
 // was not read past the limits above is said in a notice before its first line.
 function linesSession(msg, blob) {
   const id = msg.session;
-  const pending = { id, pending: true };
+  // A tail's appends that come while the file is read wait in `queued`.
+  const pending = { id, pending: true, tail: !!msg.tail, queued: [] };
   session = pending; // an older session stops at its next slice
   readLines(blob, () => session === pending).then(
-    (got) => { if (got && session === pending) startSession(msg, got.lines); },
+    (got) => {
+      if (!got || session !== pending) return;
+      startSession(msg, got.lines);
+      if (session.tail && !session.log) for (const text of pending.queued) append(session, text);
+    },
     (e) => failEntry(id, "could not read the file: " + describe(e)),
   );
 }
@@ -401,6 +409,8 @@ function startSession(msg, text) {
   const start = msg.live ? Math.floor(lines.length * frac) : 0;
   session = {
     id: msg.session, lines, log, pos: start, start, call, end, live: !!msg.live, budget: 0, ms: 0,
+    // A tail: lines before `base` are parsed and dropped; `idle` once all are parsed.
+    tail: !!msg.tail, base: 0, idle: false,
     mode: (call ? (msg.stateless || !parser.stateful ? "stateless" : "stateful") : "fallback") + (log ? ", Paperclip run log" : ""),
   };
   post({ type: "opened", session: session.id, total: lines.length, start, mode: session.mode, runLog: !!log, fileLines: log ? log.at.length && log.at[log.at.length - 1] + 1 : lines.length });
@@ -558,7 +568,7 @@ async function streamSession(msg) {
 
 // Parses item i; `clock` is the live wall-clock ts (null for file sessions).
 function parseOne(s, i, clock, out) {
-  const line = s.lines[i];
+  const line = s.lines[i - s.base];
   const log = s.log;
   let ts;
   let real = true;
@@ -632,7 +642,7 @@ function send(s, out, done) {
     const end = Math.min(entries.length, k + MAX_ENTRIES_PER_MESSAGE);
     const part = entries.slice(k, end);
     const last = end >= entries.length;
-    const msg = { type: "entries", session: s.id, entries: part, lines: at.slice(k, end), real: real.slice(k, end), pos: s.pos, total: s.lines.length, done: done && last, ms: s.ms };
+    const msg = { type: "entries", session: s.id, entries: part, lines: at.slice(k, end), real: real.slice(k, end), pos: s.pos, total: s.base + s.lines.length, done: done && last, ms: s.ms };
     try {
       post(msg);
     } catch (e) {
@@ -666,20 +676,37 @@ function finish(s, out) {
 }
 
 // File sessions: as many lines as fit in a slice, then yield so newer messages get in.
-function step(s) {
+// `clock`: the ts of lines without their own (a tail's appended lines), else none.
+function step(s, clock = null) {
   if (session !== s) return;
   const t0 = performance.now();
   const out = batch();
-  while (s.pos < s.lines.length && performance.now() - t0 < SLICE_MS && out.entries.length < 50000) {
-    const end = Math.min(s.lines.length, s.pos + 256);
-    for (; s.pos < end; s.pos++) parseOne(s, s.pos, null, out);
+  const total = s.base + s.lines.length;
+  while (s.pos < total && performance.now() - t0 < SLICE_MS && out.entries.length < 50000) {
+    const end = Math.min(total, s.pos + 256);
+    for (; s.pos < end; s.pos++) parseOne(s, s.pos, clock, out);
   }
   s.ms += performance.now() - t0;
-  const done = s.pos >= s.lines.length;
-  if (done) finish(s, out);
+  const done = s.pos >= total;
+  if (done && !s.tail) finish(s, out);
   send(s, out, done);
-  if (done) s.lines = [];
-  else later(() => step(s), 0);
+  if (done) {
+    s.base = total;
+    s.lines = [];
+    s.idle = true;
+  } else later(() => step(s, clock), 0);
+}
+
+// A tail's new complete lines ("\n"-separated), parsed now if the session is idle (else
+// when it gets to them).
+function append(s, text) {
+  if (typeof text !== "string") return;
+  const lines = text.split("\n");
+  for (const l of lines) s.lines.push(l.length > LINE_MAX_CHARS ? l.slice(0, LINE_MAX_CHARS) : l);
+  if (s.idle) {
+    s.idle = false;
+    step(s, new Date(wallClock()).toISOString());
+  }
 }
 
 // Live sessions: the page grants `count` lines at a time (its chosen speed).
@@ -687,13 +714,13 @@ function flushLive(s) {
   const t0 = performance.now();
   const out = batch();
   const clock = new Date(wallClock()).toISOString();
-  while (s.budget > 0 && s.pos < s.lines.length) {
+  while (s.budget > 0 && s.pos < s.base + s.lines.length) {
     parseOne(s, s.pos, clock, out);
     s.pos++;
     s.budget--;
   }
   s.ms += performance.now() - t0;
-  const done = s.pos >= s.lines.length;
+  const done = s.pos >= s.base + s.lines.length;
   if (done) finish(s, out);
   send(s, out, done);
 }
@@ -706,6 +733,9 @@ onmessage = (ev) => {
   else if (msg.type === "feed" && session && session.id === msg.session && session.live) {
     session.budget += Math.max(0, Math.floor(Number(msg.count) || 0));
     flushLive(session);
+  } else if (msg.type === "append" && session && session.id === msg.session && session.tail && !session.log) {
+    if (session.pending) session.queued.push(msg.text);
+    else append(session, msg.text);
   } else if (msg.type === "painted" && session && session.id === msg.session && session.painted) {
     session.painted();
   } else if (msg.type === "stop") session = null;

@@ -248,7 +248,7 @@ export class ParserHost {
     this.sessionId++;
     this.queue.length = 0;
     this.handlers = handlers;
-    const msg = { type: "parse", session: this.sessionId, stateless: !!opts.stateless, live: !!opts.live, startFraction: Number(opts.startFraction) || 0 };
+    const msg = { type: "parse", session: this.sessionId, stateless: !!opts.stateless, live: !!opts.live, tail: !!opts.tail, startFraction: Number(opts.startFraction) || 0 };
     if (input.blob) {
       msg.blob = input.blob;
       this.worker.postMessage(msg);
@@ -271,6 +271,11 @@ export class ParserHost {
       this.usageWaits.set(usageId, resolve);
       this.worker.postMessage({ type: "usage", usageId, entries, lastRun });
     });
+  }
+
+  /** A followed file's new complete lines ("\n"-separated), for the tail session. */
+  append(text) {
+    if (this.worker) this.worker.postMessage({ type: "append", session: this.sessionId, text });
   }
 
   feed(count) {

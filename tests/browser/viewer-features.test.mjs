@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { viewerSession, serverUrl, frames } from "./viewer-page.mjs";
 import { ECHO_PARSER, XSS, richLog, sweepRows, synthesize } from "./viewer-helpers.mjs";
+import { root } from "../js/host.mjs";
 
 const { openPage, waitState, kindCounts, shot, paste, echoPage, clean } = viewerSession(test);
 const echo = (...entries) => JSON.stringify({ echo: entries });
@@ -493,5 +494,50 @@ test("a run log of real Claude stream-json, split mid-line, parses with the real
   assert.deepEqual(a, b, "the same rows as the plain log");
   assert.ok(a.tool > 0 && a.assistant > 0);
   await direct.page.close();
+  await clean(page, problems);
+});
+
+test("follow a file: the lines a growing file gains are shown as they come, on the same stateful parser", async () => {
+  const { page, problems } = await openPage();
+  // The File System Access API's picker cannot be driven headless: it is stood in for by a
+  // real FileSystemFileHandle of the origin's private file system, which the test grows.
+  await page.addInitScript(() => {
+    window.showOpenFilePicker = async () => [await (await navigator.storage.getDirectory()).getFileHandle("grow.jsonl", { create: true })];
+  });
+  await page.goto(`${serverUrl()}/www/`);
+  await page.waitForFunction(() => document.body.dataset.parser === "ready");
+  const write = (text, keep) => page.evaluate(async ([text, keep]) => {
+    const h = await (await navigator.storage.getDirectory()).getFileHandle("grow.jsonl", { create: true });
+    const w = await h.createWritable({ keepExistingData: keep });
+    if (keep) await w.seek((await h.getFile()).size);
+    await w.write(text);
+    await w.close();
+  }, [text, keep]);
+  const entries = async () => Number((await page.$eval("#sum-counts", (e) => e.textContent)).match(/([\d,]+) entries/)[1].replace(/,/g, ""));
+  // A real Claude Code session file: the `ls` call on line 5, its result on line 6, the answer on 7.
+  const lines = readFileSync(join(root, "tests", "fixtures", "claude", "session-happy-1-continue-run-ls-tool.jsonl"), "utf8").split("\n").filter(Boolean);
+  await write(lines.slice(0, 5).join("\n") + "\n" + lines[5].slice(0, 300), false); // the result line begun
+  assert.equal(await page.$eval("#follow-file", (b) => b.hidden), false);
+  await page.click("#follow-file");
+  await waitState(page, "done");
+  await page.waitForFunction(() => document.body.dataset.tail === "on");
+  assert.equal((await kindCounts(page)).tool, 1);
+  const before = await entries();
+  assert.doesNotMatch(await page.$eval("#list", (e) => e.textContent), /tool_result|"type":"user"/, "the begun line waits for its newline");
+  // The file grows: the rest of the result line and the answer.
+  await write(lines[5].slice(300) + "\n" + lines[6] + "\n", true);
+  await page.waitForFunction(() => document.body.dataset.tailLines === "2", null, { timeout: 10000 });
+  await page.waitForFunction((n) => Number(document.getElementById("sum-counts").textContent.match(/([\d,]+) entries/)[1].replace(/,/g, "")) > n, before);
+  await frames(page);
+  const counts = await kindCounts(page);
+  assert.equal(counts.tool, 1, "the result joined its call's card: the parser's pairing was kept");
+  assert.match(await page.$eval("#sum-counts", (e) => e.textContent), /following: 2 lines added/);
+  assert.match(await page.$eval("#list", (e) => e.textContent), /ls/);
+  // Truncated (a rotated log): read again from the start.
+  const run = await page.evaluate(() => document.body.dataset.run);
+  await write(lines[0] + "\n" + lines[1] + "\n", false);
+  await page.waitForFunction((r) => document.body.dataset.run !== r, run, { timeout: 10000 });
+  await waitState(page, "done");
+  assert.equal((await kindCounts(page)).tool, 0);
   await clean(page, problems);
 });
