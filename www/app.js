@@ -518,7 +518,40 @@ function updateUsage() {
 // parser (host.append), each line's ts its own, else the time it was seen. A file that
 // shrinks (truncated, rotated) is read again from the start; so is a Paperclip run log that
 // grows (its rows are ordered by seq over the whole file). Browsers without the API have no
-// such button (docs/viewer.md: open the file again to see more).
+// such button (docs/viewer.md: open the file again to see more). A log `npx agentlines view`
+// serves is followed the same way in every browser (ServedFile: its size by HEAD, its new
+// bytes by range requests).
+
+/** A log the server serves, as startTail reads a file: `getFile()` gives its size now and
+ * slices of its bytes (`arrayBuffer()`, `blob()`) fetched by range. */
+class ServedFile {
+  constructor(url, name) {
+    this.url = url;
+    this.name = name;
+  }
+
+  async getFile() {
+    const r = await fetch(this.url, { method: "HEAD", cache: "no-store" });
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const size = Number(r.headers.get("content-length"));
+    if (!Number.isSafeInteger(size) || size < 0) throw new Error("the server gave no size");
+    const url = this.url;
+    return {
+      name: this.name,
+      size,
+      slice(a, b) {
+        const get = async () => {
+          if (b <= a) return new Blob([]);
+          const res = await fetch(url, { cache: "no-store", headers: { range: `bytes=${a}-${b - 1}` } });
+          if (res.status !== 206 && res.status !== 200) throw new Error(`HTTP ${res.status}`);
+          const blob = await res.blob();
+          return res.status === 206 ? blob : blob.slice(a, b); // a server that ignores ranges
+        };
+        return { arrayBuffer: async () => (await get()).arrayBuffer(), blob: get };
+      },
+    };
+  }
+}
 
 /** The offset just past the file's last newline (0 when it has none). */
 async function lastNewline(file) {
@@ -542,7 +575,9 @@ async function followFile() {
   await startTail(handle);
 }
 
-async function startTail(handle) {
+/** `scroll`: keep the list at the end (a file the reader chose to follow), else where it is
+ * (a log `agentlines view` opened, read from its top). */
+async function startTail(handle, scroll = true) {
   let file, end;
   try {
     file = await handle.getFile();
@@ -551,14 +586,24 @@ async function startTail(handle) {
     $("source").textContent = `could not read the file: ${e.message}`;
     return;
   }
-  startRun({ blob: file.slice(0, end) }, `${file.name} (followed)`, { tail: true });
+  let blob;
+  try {
+    const start = file.slice(0, end);
+    blob = start instanceof Blob ? start : await start.blob();
+  } catch (e) {
+    $("source").textContent = `could not read ${visibleControls(file.name)}: ${e.message}`;
+    return;
+  }
+  startRun({ blob }, `${file.name} (followed)`, { tail: true });
   // offset: the next byte to read (everything before it was handed over or is in carry).
   const me = { handle, name: file.name, offset: end, carry: "", decoder: new TextDecoder(), timer: 0, busy: false, added: 0 };
   me.timer = setInterval(() => pollTail(me), TAIL_MS);
   tail = me;
   body.dataset.tail = "on";
-  $("follow").checked = true;
-  list.follow = true;
+  if (scroll) {
+    $("follow").checked = true;
+    list.follow = true;
+  }
 }
 
 function stopTail() {
@@ -575,7 +620,7 @@ async function pollTail(me) {
     const file = await me.handle.getFile();
     if (tail !== me) return;
     if (file.size < me.offset || (run && run.runLog && file.size > me.offset)) {
-      await startTail(me.handle);
+      await startTail(me.handle, list.follow);
       return;
     }
     if (file.size === me.offset) return;
@@ -860,7 +905,8 @@ async function main() {
     $("sample").value = sample;
     loadUrl("../" + sample, sample.replace(/^tests\/fixtures\//, ""));
   } else if (log && /^\/?[\w./-]+$/.test(log) && !log.includes("..")) {
-    loadUrl("../" + log.replace(/^\/+/, ""), log.replace(/^\/?log\//, ""));
+    // `npx agentlines view <file>`: followed as it grows.
+    startTail(new ServedFile("../" + log.replace(/^\/+/, ""), log.replace(/^\/?log\//, "")), false);
   } else if (params.get("folder") === "1") {
     loadFolder();
   }

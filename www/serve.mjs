@@ -182,11 +182,24 @@ export async function startViewerServer({ port = 8377, host = "127.0.0.1", root 
       // Logs are text whatever their name says; the rest by extension.
       const type = inFolder || urlPath.startsWith("/log/") ? TYPES[".txt"] : TYPES[extname(file)] ?? "application/octet-stream";
       // Streamed (a log may be gigabytes), exactly the size announced even if the file grows
-      // meanwhile, the file closed when the client goes away.
+      // meanwhile, the file closed when the client goes away. One byte range (`bytes=a-b`,
+      // `bytes=a-`) is served alone: the page follows a growing log by its new bytes.
       const size = (await stat(file)).size;
-      res.writeHead(200, { ...headersFor(urlPath, type), "content-length": String(size) });
+      const range = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(String(req.headers.range ?? ""));
+      let start = 0;
+      let end = size - 1;
+      const head = { ...headersFor(urlPath, type), "accept-ranges": "bytes" };
+      if (range) {
+        start = Number(range[1]);
+        end = range[2] === "" ? size - 1 : Math.min(Number(range[2]), size - 1);
+        if (start >= size || end < start) {
+          res.writeHead(416, { ...head, "content-range": `bytes */${size}` });
+          return res.end();
+        }
+        res.writeHead(206, { ...head, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${size}` });
+      } else res.writeHead(200, { ...head, "content-length": String(size) });
       if (req.method === "HEAD" || size === 0) return res.end();
-      pipeline(createReadStream(file, { start: 0, end: size - 1 }), res, () => {});
+      pipeline(createReadStream(file, { start, end }), res, () => {});
     } catch (e) {
       send(res, 500, "server error");
     }

@@ -39,15 +39,17 @@ export class RemoteLog {
     this.url = base + rel.split("/").map(encodeURIComponent).join("/");
   }
 
-  async blob() {
-    const r = await fetch(this.url, { cache: "no-store" });
+  /** Its bytes, or its first `limit` (a range request: a search reads no more). */
+  async blob(limit = 0) {
+    const r = await fetch(this.url, { cache: "no-store", headers: limit > 0 ? { range: `bytes=0-${limit - 1}` } : {} });
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    return r.blob();
+    const b = await r.blob();
+    return limit > 0 ? b.slice(0, limit) : b;
   }
 }
 
-/** A File as it is, a RemoteLog fetched. */
-const blobOf = async (file) => (file instanceof Blob ? file : file.blob());
+/** A File as it is, a RemoteLog fetched (its first `limit` bytes when given). */
+const blobOf = async (file, limit = 0) => (file instanceof Blob ? file : file.blob(limit));
 
 function when(ms) {
   const d = new Date(ms);
@@ -388,7 +390,7 @@ export class Sessions {
       if (this.searchId !== mine) return;
       let text = "";
       try {
-        text = await (await blobOf(item.file)).slice(0, SEARCH_BYTES).text();
+        text = await (await blobOf(item.file, SEARCH_BYTES)).slice(0, SEARCH_BYTES).text();
       } catch (e) {
         text = "";
       }

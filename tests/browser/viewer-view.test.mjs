@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, rmSync, readdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, rmSync, readdirSync, readFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "../js/host.mjs";
@@ -63,6 +63,14 @@ test("npx agentlines view <file>: the run opens from the installed package", asy
     assert.ok(Number(await page.evaluate(() => document.body.dataset.rows)) > 0);
     assert.match(await page.$eval("#run-title", (e) => e.textContent), /^Reply with a markdown heading/);
     assert.match(await page.$eval("#source", (e) => e.textContent), /my_run__1_\.jsonl/);
+    // The log grows while it is open (an agent still writing it): its new lines show up, read
+    // by range from the server, in any browser.
+    const rows = Number(await page.evaluate(() => document.body.dataset.rows));
+    const tail = readFileSync(log, "utf8").trimEnd().split("\n").slice(-3).join("\n") + "\n";
+    appendFileSync(log, tail);
+    await page.waitForFunction(() => document.body.dataset.tailLines === "3", null, { timeout: 10000 });
+    await page.waitForFunction((n) => Number(document.body.dataset.rows) > n, rows, { timeout: 10000 });
+    assert.match(await page.$eval("#sum-counts", (e) => e.textContent), /following: 3 lines added/);
     await clean(page, problems);
   } finally {
     v.stop();

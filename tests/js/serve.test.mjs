@@ -70,3 +70,41 @@ test("a served folder (npx agentlines view): only its logs, as text; hidden path
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a served log is read by byte range (the page follows a growing log by its new bytes)", async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "al-range-"));
+  const log = join(dir, "run.jsonl");
+  writeFileSync(log, "0123456789\n");
+  const s = await startViewerServer({ port: 0, log });
+  const url = `http://127.0.0.1:${s.port}/log/run.jsonl`;
+  const at = (range, method = "GET") => fetch(url, { method, headers: range ? { range } : {} });
+  try {
+    let r = await at("bytes=2-5");
+    assert.equal(r.status, 206);
+    assert.equal(r.headers.get("content-range"), "bytes 2-5/11");
+    assert.equal(await r.text(), "2345");
+    r = await at("bytes=8-");
+    assert.equal(await r.text(), "89\n");
+    r = await at("bytes=5-99"); // past the end: to the end
+    assert.equal(await r.text(), "56789\n");
+    r = await at("bytes=11-");
+    assert.equal(r.status, 416);
+    assert.equal(r.headers.get("content-range"), "bytes */11");
+    await r.arrayBuffer();
+    r = await at("bytes=0-1,4-5"); // several ranges: the whole file
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), "0123456789\n");
+    writeFileSync(log, "0123456789\nmore\n"); // it grew
+    r = await at(null, "HEAD");
+    assert.equal(r.headers.get("content-length"), "16");
+    assert.equal(r.headers.get("accept-ranges"), "bytes");
+    r = await at("bytes=11-15");
+    assert.equal(await r.text(), "more\n");
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
