@@ -58,7 +58,9 @@ else q.set("log", `log/${safeName(path)}`);
 const url = `${server.url}/www/?${q}`;
 console.log(`agentlines run viewer: ${url}\n(serving ${folder ? "the logs in " : ""}${path} on 127.0.0.1 only; Ctrl-C stops)`);
 if (open) {
-  const [cmd, ...rest] = process.platform === "darwin" ? ["open"] : process.platform === "win32" ? ["cmd", "/c", "start", ""] : ["xdg-open"];
+  // Windows: the URL handler called directly, not `cmd /c start`, whose command line would
+  // end the URL at its first `&` (`?parser=…&log=…`).
+  const [cmd, ...rest] = process.platform === "darwin" ? ["open"] : process.platform === "win32" ? ["rundll32", "url.dll,FileProtocolHandler"] : ["xdg-open"];
   try {
     spawn(cmd, [...rest, url], { stdio: "ignore", detached: true }).on("error", () => {}).unref();
   } catch { /* no browser to open: the URL is printed */ }
