@@ -178,15 +178,16 @@ function alRead(w, len) {
   return alDecoder.decode(new Uint8Array(w.x.memory.buffer, ptr, len));
 }
 
-// What a line gives when the wasm cannot answer it. Without WebAssembly (e, the call's
-// error, is alNoWasm): the line as stdout, as the host shows a run without a parser. After a
-// trap: one notice with the line's start, never the line as a raw row (a 1 MB JSON line).
+// What a line (or parseChunk's chunk) gives when the wasm cannot answer it. Without
+// WebAssembly (e, the call's error, is alNoWasm): the text as stdout, as the host shows a run
+// without a parser. After a trap: one notice with its length and start, never the text as a
+// raw row (a 1 MB JSON line).
 function alFallback(line, ts, e) {
   var text = typeof line === "string" ? line : "";
   if (text.trim() === "") return [];
   var raw = e === alNoWasm;
   return [{ kind: raw ? "stdout" : "system", ts: typeof ts === "string" ? ts : "",
-    text: raw ? text : "[agentlines] this line could not be read (" + text.length + " characters): " + text.slice(0, 200) }];
+    text: raw ? text : "[agentlines] could not read this text (" + text.length + " characters): " + text.slice(0, 200) }];
 }
 
 function parseStdoutLine(line, ts) {

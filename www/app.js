@@ -31,11 +31,17 @@ let nestTimer = 0;
 let run = null; // { label, t0, done, total, pos, ms, mode, live }
 let liveTimer = null;
 // A file followed as it grows ("follow a file…", the File System Access API):
-// { handle, name, offset (the next byte to read), carry (a begun line), decoder, timer,
-//   busy, added (lines since opening) }.
+// (see startTail for its fields).
 let tail = null;
+let tailGen = 0; // bumped by each start of a follow and each run: an older start gives up
 const TAIL_MS = 1000;
 const TAIL_LINE_MAX = (16 << 20) + 1; // a begun line kept up to the parser's line cap
+const TAIL_COPY_MAX = 64 << 20; // a file up to this is copied when the follow starts
+const TAIL_HEAD = 1024; // bytes compared to tell another file in the followed one's place
+const TAIL_READ_MAX = 4 << 20; // read per look (the rest at the next)
+const TAIL_RETRIES = 3; // starts tried again when the file could not be read
+const TAIL_FAILURES = 30; // looks in a row that fail before following stops
+const TAIL_RUNLOG_MS = 3000; // a growing run log is read again at most this often
 let uiFrame = 0;
 let current = -1; // view position of the current search match (next/previous)
 let target = null; // { line } asked for by #L<line>; row id once found
@@ -413,13 +419,15 @@ function stopRun() {
   if (liveTimer) clearInterval(liveTimer);
   liveTimer = null;
   stopTail();
+  tailGen++;
   host.stop();
   $("pause").disabled = true;
 }
 
-/** `opts.tail`: the input is the start of a file followed as it grows (see followFile). */
+/** `opts.tail`: the input is the start of a file followed as it grows (see followFile).
+ * Returns whether the run started (not while the parser loads). */
 function startRun(input, label, opts = {}) {
-  if (body.dataset.parser === "loading") return;
+  if (body.dataset.parser === "loading") return false;
   stopRun();
   // A search or an export of the last transcript under way stops here: its rows are gone.
   if (searching) { searching(); searching = null; }
@@ -444,6 +452,7 @@ function startRun(input, label, opts = {}) {
   list.follow = $("follow").checked;
   host.parse(input, { stateless: $("stateless").checked, live, startFraction: liveStart, tail: !!opts.tail }, {
     opened(msg) {
+      run.opened = true;
       run.runLog = msg.runLog === true;
       t.reserve(msg.total - msg.start);
       run.total = msg.total;
@@ -484,7 +493,12 @@ function startRun(input, label, opts = {}) {
         updateUsage();
       } else if (msg.done && run.tail) {
         // Lines a followed file gained: the totals again.
-        updateUsage();
+        updateUsage(true);
+      }
+      // A followed file that could not be read (written while it was): started again.
+      if (msg.failed && run.tail && tail && tail.retries < TAIL_RETRIES) {
+        const me = tail;
+        setTimeout(() => { if (tail === me) startTail(me.handle, me.scroll, { retries: me.retries + 1 }); }, TAIL_MS);
       }
       if (target || (location.hash.startsWith("#L") && targetRow < 0 && msg.done)) goToTarget();
       scheduleUi();
@@ -497,17 +511,28 @@ function startRun(input, label, opts = {}) {
     },
   });
   scheduleUi();
+  return true;
 }
 
-/** The run's cost, stated or estimated from list prices (the worker's summarizeUsage). */
-function updateUsage() {
+/** The run's cost, stated or estimated from list prices (the worker's summarizeUsage).
+ * `coalesce` (a followed file's new lines): while one is asked, the next waits for it. */
+let usageBusy = false;
+let usageAgain = false;
+function updateUsage(coalesce = false) {
+  if (coalesce && usageBusy) { usageAgain = true; return; }
+  usageBusy = true;
   const thisRun = run;
   host.usage(t.usageEntries).then((u) => {
-    if (run !== thisRun) return;
-    t.usage = u;
-    body.dataset.usage = u ? "done" : "none";
-    charts.reset();
-    scheduleUi();
+    usageBusy = false;
+    const again = usageAgain;
+    usageAgain = false;
+    if (run === thisRun) {
+      t.usage = u;
+      body.dataset.usage = u ? "done" : "none";
+      charts.reset();
+      scheduleUi();
+    }
+    if (again && run?.tail) updateUsage(true);
   });
 }
 
@@ -575,31 +600,45 @@ async function followFile() {
   await startTail(handle);
 }
 
-/** `scroll`: keep the list at the end (a file the reader chose to follow), else where it is
- * (a log `agentlines view` opened, read from its top). */
-async function startTail(handle, scroll = true) {
-  let file, end;
+/** Starts following `handle`'s file. `scroll`: keep the list at the end (a file the reader
+ * chose to follow), else where it is (a log `agentlines view` opened, read from its top).
+ * `opts.whole`: parse it to its end, a last line without its newline too (a run log, or a
+ * line that stayed unfinished); `opts.retries`: failed starts so far. A newer start, or any
+ * other input opened meanwhile, wins. */
+async function startTail(handle, scroll = true, opts = {}) {
+  const gen = ++tailGen;
+  const retries = opts.retries || 0;
+  let file, end, blob, head;
   try {
     file = await handle.getFile();
-    end = await lastNewline(file);
-  } catch (e) {
-    $("source").textContent = `could not read the file: ${e.message}`;
-    return;
-  }
-  let blob;
-  try {
+    end = opts.whole ? file.size : await lastNewline(file);
     const start = file.slice(0, end);
-    blob = start instanceof Blob ? start : await start.blob();
+    // A File the agent writes to cannot be read after it changed (Chromium's snapshot
+    // rule): up to TAIL_COPY_MAX it is copied now, while it still reads.
+    blob = !(start instanceof Blob) ? await start.blob() : end <= TAIL_COPY_MAX ? new Blob([await start.arrayBuffer()]) : start;
+    head = new Uint8Array(await blob.slice(0, TAIL_HEAD).arrayBuffer());
   } catch (e) {
-    $("source").textContent = `could not read ${visibleControls(file.name)}: ${e.message}`;
+    if (gen !== tailGen) return;
+    if (retries < TAIL_RETRIES) {
+      setTimeout(() => { if (gen === tailGen) startTail(handle, scroll, { ...opts, retries: retries + 1 }); }, TAIL_MS);
+    } else {
+      $("source").textContent = `could not read ${visibleControls(file?.name || "the file")}: ${e.message}`;
+    }
     return;
   }
-  startRun({ blob }, `${file.name} (followed)`, { tail: true });
-  // offset: the next byte to read (everything before it was handed over or is in carry).
-  const me = { handle, name: file.name, offset: end, carry: "", decoder: new TextDecoder(), timer: 0, busy: false, added: 0 };
+  if (gen !== tailGen) return;
+  if (!startRun({ blob }, `${file.name} (followed)`, { tail: true })) return;
+  // offset: the next byte to read (everything before it was handed over or is in carry);
+  // seen: the size at the last look; head: its first bytes (another file in its place
+  // starts otherwise); partial: a last line was handed over before its newline came.
+  const me = {
+    handle, name: file.name, scroll, offset: end, seen: file.size, head, carry: "", decoder: new TextDecoder(),
+    timer: 0, busy: false, added: 0, failures: 0, retries, partial: false, since: performance.now(),
+  };
   me.timer = setInterval(() => pollTail(me), TAIL_MS);
   tail = me;
   body.dataset.tail = "on";
+  body.dataset.tailLines = "0";
   if (scroll) {
     $("follow").checked = true;
     list.follow = true;
@@ -613,32 +652,71 @@ function stopTail() {
   body.dataset.tail = "off";
 }
 
+/** Whether `file` still starts with the bytes the followed file started with. */
+async function sameHead(me, file) {
+  if (!me.head.length) return true;
+  if (file.size < me.head.length) return false;
+  const now = new Uint8Array(await file.slice(0, me.head.length).arrayBuffer());
+  return now.every((b, i) => b === me.head[i]);
+}
+
+/** Hands complete lines to the parser. */
+function tailLines(me, text) {
+  me.added += text.split("\n").length;
+  host.append(text);
+  body.dataset.tailLines = String(me.added);
+  scheduleUi();
+}
+
 async function pollTail(me) {
-  if (tail !== me || me.busy) return;
+  // Not before the parse has opened (a run log is told then), never two at once.
+  if (tail !== me || me.busy || !run || !run.opened) return;
   me.busy = true;
   try {
     const file = await me.handle.getFile();
     if (tail !== me) return;
-    if (file.size < me.offset || (run && run.runLog && file.size > me.offset)) {
-      await startTail(me.handle, list.follow);
+    // Its size since the last look that went through (a failed one does not count).
+    const grew = file.size !== me.seen;
+    // Shorter than what was read, or another file in its place: read again from the start.
+    if (file.size < me.offset || (grew && !(await sameHead(me, file)))) return await startTail(me.handle, list.follow);
+    if (tail !== me) return;
+    if (run.runLog) {
+      // A run log's rows are ordered over the whole file: read again, whole, once it has
+      // changed (at most every TAIL_RUNLOG_MS, its last reading done).
+      if ((grew || file.size > me.offset) && run.done && performance.now() - me.since >= TAIL_RUNLOG_MS) {
+        return await startTail(me.handle, list.follow, { whole: true });
+      }
+      me.seen = file.size;
       return;
     }
-    if (file.size === me.offset) return;
-    const buf = await file.slice(me.offset, file.size).arrayBuffer();
-    if (tail !== me) return;
-    me.offset += buf.byteLength;
-    let text = me.carry + me.decoder.decode(buf, { stream: true });
-    const nl = text.lastIndexOf("\n");
-    // A begun line waits for its newline (kept up to the parser's line cap).
-    me.carry = (nl < 0 ? text : text.slice(nl + 1)).slice(0, TAIL_LINE_MAX);
-    if (nl < 0) return;
-    text = text.slice(0, nl);
-    me.added += text.split("\n").length;
-    host.append(text);
-    body.dataset.tailLines = String(me.added);
-    scheduleUi();
+    // The line handed over unfinished went on: read again, so that it is read whole.
+    if (me.partial && grew) return await startTail(me.handle, list.follow);
+    if (file.size > me.offset) {
+      const to = Math.min(file.size, me.offset + TAIL_READ_MAX);
+      const buf = await file.slice(me.offset, to).arrayBuffer();
+      if (tail !== me) return;
+      me.offset = to;
+      const text = me.carry + me.decoder.decode(buf, { stream: true });
+      const nl = text.lastIndexOf("\n");
+      // A begun line waits for its newline (kept up to the parser's line cap).
+      me.carry = (nl < 0 ? text : text.slice(nl + 1)).slice(0, TAIL_LINE_MAX);
+      if (nl >= 0) tailLines(me, text.slice(0, nl));
+    }
+    // A last line the file has not added to since the last look is shown as it is (a log
+    // that ends without a newline); should it go on, the file is read again.
+    if (!grew && me.carry !== "" && me.offset === file.size) {
+      const text = me.carry + me.decoder.decode();
+      me.carry = "";
+      me.partial = true;
+      tailLines(me, text);
+    }
+    me.seen = file.size;
+    me.failures = 0;
   } catch (e) {
-    if (tail === me) {
+    // A file written while it was read (Chromium: NotReadableError), a range it no longer
+    // has, a server gone for a moment: tried again at the next look, given up after
+    // TAIL_FAILURES in a row.
+    if (tail === me && ++me.failures >= TAIL_FAILURES) {
       stopTail();
       $("source").textContent = `${visibleControls(me.name)} — stopped following: ${e.message}`;
     }

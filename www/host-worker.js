@@ -30,9 +30,11 @@
 // attached mid-run) and advance only when the page sends {type:"feed", session, count}, with
 // ts = the wall clock at feed time; other file sessions get ts = 2026-01-01T00:00:00Z + one
 // second per line (tests/golden.rs's ts). A tail session ({tail: true}: a file followed as it
-// grows) parses the file's lines like a file session, keeps its stateful parser open (no
-// flush at the end), and parses the complete lines the page sends with {type:"append",
-// session, text} as they come, each with the wall clock as its ts unless it carries its own.
+// grows) reads the file like a file session (the fast path where it can), keeps its stateful
+// parser open (no flush at the end), and parses the complete lines the page sends with
+// {type:"append", session, text} once the file is read, each with the wall clock as its ts
+// unless it carries its own (session.appendText). A tail whose file cannot be read ends
+// with an entries message marked `failed` (the page starts it again) and takes no appends.
 // This file runs under its own CSP (www/serve.mjs: no network, 'unsafe-eval' for step 3).
 "use strict";
 
@@ -189,6 +191,7 @@ let session = null;
 // sees a Blob: only this worker's own code reads the page's File/Blob handles).
 const blobSlice = Blob.prototype.slice;
 const blobBytes = Blob.prototype.arrayBuffer;
+const textEncoder = new TextEncoder();
 const FIRST_SLICE = 64 << 10; // the first screen waits for this much, whatever the file's size
 const SLICE = 2 << 20; // then this much per call into the parser
 const ANSWER = 2 << 20; // the JSON answer a slice should give at most (see streamSession)
@@ -210,7 +213,7 @@ const STREAMS = ["stdout", "stderr", "system"];
 const RAW = 3; // a run-log file line that is not a row, kept as a stdout entry
 
 function openSession(msg) {
-  if (msg.blob && typeof msg.blob === "object" && !msg.live && !msg.tail && !fallbackOnly && parser && parser.batch) {
+  if (msg.blob && typeof msg.blob === "object" && !msg.live && !fallbackOnly && parser && parser.batch) {
     streamSession(msg);
     return;
   }
@@ -227,14 +230,15 @@ function linesSession(msg, blob) {
   const id = msg.session;
   // A tail's appends that come while the file is read wait in `queued`.
   const pending = { id, pending: true, tail: !!msg.tail, queued: [] };
+  if (msg.tail) pending.appendText = (text) => pending.queued.push(text);
   session = pending; // an older session stops at its next slice
   readLines(blob, () => session === pending).then(
     (got) => {
       if (!got || session !== pending) return;
       startSession(msg, got.lines);
-      if (session.tail && !session.log) for (const text of pending.queued) append(session, text);
+      if (session.appendText) for (const text of pending.queued) session.appendText(text);
     },
-    (e) => failEntry(id, "could not read the file: " + describe(e)),
+    (e) => failRead(pending, "could not read the file: " + describe(e)),
   );
 }
 
@@ -409,10 +413,16 @@ function startSession(msg, text) {
   const start = msg.live ? Math.floor(lines.length * frac) : 0;
   session = {
     id: msg.session, lines, log, pos: start, start, call, end, live: !!msg.live, budget: 0, ms: 0,
-    // A tail: lines before `base` are parsed and dropped; `idle` once all are parsed.
-    tail: !!msg.tail, base: 0, idle: false,
+    // A tail: lines before `base` are parsed and dropped; `idle` once all are parsed; lines
+    // appended meanwhile wait in `queued` (then parsed with the wall clock).
+    tail: !!msg.tail, base: 0, idle: false, queued: [],
     mode: (call ? (msg.stateless || !parser.stateful ? "stateless" : "stateful") : "fallback") + (log ? ", Paperclip run log" : ""),
   };
+  // A run log is read again whole by the page when it grows (its rows are ordered over it).
+  if (msg.tail && !log) {
+    const s = session;
+    s.appendText = (text) => append(s, text);
+  }
   post({ type: "opened", session: session.id, total: lines.length, start, mode: session.mode, runLog: !!log, fileLines: log ? log.at.length && log.at[log.at.length - 1] + 1 : lines.length });
   if (session.live) flushLive(session);
   else step(session);
@@ -431,13 +441,44 @@ function batchCall(stateless) {
   return { call: (text, ts) => parser.mod.parseBatch(text, ts, { recordTs: true, json: true }), mode: "stateless" };
 }
 
-function failEntry(id, why) {
-  post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: why }], lines: [-1], real: [0], pos: 0, total: 0, done: true, ms: 0 });
+function failEntry(id, why, failed = false) {
+  post({ type: "entries", session: id, entries: [{ kind: "stderr", ts: new Date(BASE_TS).toISOString(), text: why }], lines: [-1], real: [0], pos: 0, total: 0, done: true, ms: 0, failed });
+}
+
+/** Session `s` could not read its file: said once; a tail takes no more appends (the page
+ * starts it again). */
+function failRead(s, why) {
+  if (session !== s) return;
+  failEntry(s.id, why, !!s.tail);
+  if (s.tail) session = null;
+}
+
+// --- a tail on the fast path: the lines the page appends, through the same batch call -------
+function openTail(s, call) {
+  s.batchCall = call;
+  const queued = s.queued.splice(0);
+  for (const text of queued) appendBatch(s, text);
+}
+
+function appendBatch(s, text) {
+  if (session !== s || typeof text !== "string") return;
+  const clock = new Date(wallClock()).toISOString();
+  const t0 = performance.now();
+  let json;
+  try {
+    json = s.batchCall(textEncoder.encode(text + "\n"), clock, false);
+  } catch (e) {
+    json = JSON.stringify({ count: text.split("\n").length, lines: [0], entries: [{ kind: "stderr", ts: clock, text: "[agentlines viewer] the parser threw on these lines: " + describe(e) }] });
+  }
+  s.ms += performance.now() - t0;
+  post({ type: "entries", session: s.id, json: typeof json === "string" ? json : "{}", baseTs: BASE_TS, bytesDone: 1, bytes: 1, done: true, ms: s.ms });
 }
 
 async function streamSession(msg) {
   const blob = msg.blob;
-  const s = { id: msg.session, ms: 0 };
+  const s = { id: msg.session, ms: 0, tail: !!msg.tail, queued: [], batchCall: null };
+  // A tail's appends wait until the file is read (openTail).
+  if (s.tail) s.appendText = (text) => (s.batchCall ? appendBatch(s, text) : s.queued.push(text));
   session = s;
   let size;
   let first;
@@ -445,7 +486,7 @@ async function streamSession(msg) {
     size = blob.size;
     first = await blobBytes.call(blobSlice.call(blob, 0, FIRST_SLICE));
   } catch (e) {
-    if (session === s) failEntry(s.id, "could not read the file: " + describe(e));
+    failRead(s, "could not read the file: " + describe(e));
     return;
   }
   if (session !== s) return;
@@ -463,7 +504,7 @@ async function streamSession(msg) {
       head = both;
     }
   } catch (e) {
-    if (session === s) failEntry(s.id, "could not read the file: " + describe(e));
+    failRead(s, "could not read the file: " + describe(e));
     return;
   }
   first = head.buffer;
@@ -521,8 +562,9 @@ async function streamSession(msg) {
         }
         const piece = whole.subarray(at, end);
         at = end;
-        // The file's last piece ends the stream: a stateful parser gives what it still holds.
-        const final = last && at >= whole.length;
+        // The file's last piece ends the stream: a stateful parser gives what it still holds
+        // (not a tail's: its file goes on).
+        const final = last && at >= whole.length && !s.tail;
         const t0 = performance.now();
         let json;
         try {
@@ -543,7 +585,10 @@ async function streamSession(msg) {
         if (!more) break;
       }
     }
-    if (last) return;
+    if (last) {
+      if (s.tail && session === s) openTail(s, call);
+      return;
+    }
     if (!s.shown) {
       // The first screen: the page lays out its first rows while nothing else competes for
       // the CPU (on two cores, parsing on would make that layout several times slower).
@@ -556,7 +601,7 @@ async function streamSession(msg) {
       buf = await next;
       next = offset + buf.byteLength < size ? read(offset + buf.byteLength) : null;
     } catch (e) {
-      if (session === s) failEntry(s.id, "could not read the rest of the file: " + describe(e));
+      failRead(s, "could not read the rest of the file: " + describe(e));
       return;
     }
     if (session !== s) return;
@@ -688,25 +733,30 @@ function step(s, clock = null) {
   }
   s.ms += performance.now() - t0;
   const done = s.pos >= total;
-  if (done && !s.tail) finish(s, out);
+  // A tail's parser stays open for its file's next lines (a run log's does not: its file is
+  // read again whole when it grows).
+  if (done && (!s.tail || s.log)) finish(s, out);
   send(s, out, done);
   if (done) {
     s.base = total;
     s.lines = [];
     s.idle = true;
+    // Lines a tail gained while these were parsed.
+    if (s.tail && s.queued.length) append(s, s.queued.splice(0).join("\n"));
   } else later(() => step(s, clock), 0);
 }
 
 // A tail's new complete lines ("\n"-separated), parsed now if the session is idle (else
 // when it gets to them).
 function append(s, text) {
-  if (typeof text !== "string") return;
-  const lines = text.split("\n");
-  for (const l of lines) s.lines.push(l.length > LINE_MAX_CHARS ? l.slice(0, LINE_MAX_CHARS) : l);
-  if (s.idle) {
-    s.idle = false;
-    step(s, new Date(wallClock()).toISOString());
+  if (typeof text !== "string" || session !== s) return;
+  if (!s.idle) {
+    s.queued.push(text);
+    return;
   }
+  for (const l of text.split("\n")) s.lines.push(l.length > LINE_MAX_CHARS ? l.slice(0, LINE_MAX_CHARS) : l);
+  s.idle = false;
+  step(s, new Date(wallClock()).toISOString());
 }
 
 // Live sessions: the page grants `count` lines at a time (its chosen speed).
@@ -733,9 +783,8 @@ onmessage = (ev) => {
   else if (msg.type === "feed" && session && session.id === msg.session && session.live) {
     session.budget += Math.max(0, Math.floor(Number(msg.count) || 0));
     flushLive(session);
-  } else if (msg.type === "append" && session && session.id === msg.session && session.tail && !session.log) {
-    if (session.pending) session.queued.push(msg.text);
-    else append(session, msg.text);
+  } else if (msg.type === "append" && session && session.id === msg.session && typeof session.appendText === "function") {
+    session.appendText(msg.text);
   } else if (msg.type === "painted" && session && session.id === msg.session && session.painted) {
     session.painted();
   } else if (msg.type === "stop") session = null;

@@ -128,6 +128,8 @@ export class Sessions {
       await this.scan(item);
       if (scan !== this.scanId) return;
       if (!item.parent && item.sessionId && this.group()) this.render();
+      // Its figures may let it (and its subagents) through the filters now, or not.
+      else if (this.filtering()) this.redraw();
       else this.renderItem(item);
     }
     if (scan === this.scanId) {
@@ -210,10 +212,10 @@ export class Sessions {
             } else if (e.kind === "init") usageEntries.push(e);
           }
           if (msg.done) {
-            item.sum = sum;
             // The cost stated or estimated from list prices (null from a host file), and the
-            // runtime the parser read the log as.
+            // runtime the parser read the log as; the log counts as read once both are known.
             this.host.usage(usageEntries).then((u) => {
+              item.sum = sum;
               sum.usage = u;
               item.runtime = str(u?.runtime);
               item.models = u && u.byModel && typeof u.byModel === "object" ? Object.keys(u.byModel) : [];
@@ -279,22 +281,27 @@ export class Sessions {
   passes(item) {
     const f = this.filter;
     const it = item.parent || item;
+    if (!it.sum) return true;
     if (f.from || f.to) {
       const day = new Date(Number.isFinite(it.started) ? it.started : it.file.lastModified).toISOString().slice(0, 10);
       if ((f.from && day < f.from) || (f.to && day > f.to)) return false;
     }
-    if (!it.sum) return true;
     if (f.runtime && it.runtime !== f.runtime) return false;
     if (f.model && !(it.models || []).includes(f.model)) return false;
     if (f.cost && !(it.cost >= f.cost)) return false;
     return true;
   }
 
+  /** Whether any filter is on. */
+  filtering() {
+    const f = this.filter;
+    return !!(f.runtime || f.model || f.from || f.to || f.cost);
+  }
+
   /** The rows listed: those the filters pass and, while a search is on, not known to have
    * no match. */
   listed() {
-    const f = this.filter;
-    const filtering = f.runtime || f.model || f.from || f.to || f.cost;
+    const filtering = this.filtering();
     if (this.query === "" && !filtering) return this.items;
     return this.items.filter((item) => (this.query === "" || item.matches !== 0) && (!filtering || this.passes(item)));
   }
@@ -305,9 +312,7 @@ export class Sessions {
     this.frame = 0;
     const tbody = this.root.querySelector("#sessions-list");
     const rows = this.listed();
-    const f = this.filter;
-    this.root.querySelector("#sessions-shown").textContent =
-      f.runtime || f.model || f.from || f.to || f.cost ? `${fmtInt(rows.length)} of ${fmtInt(this.items.length)} logs` : "";
+    this.root.querySelector("#sessions-shown").textContent = this.filtering() ? `${fmtInt(rows.length)} of ${fmtInt(this.items.length)} logs` : "";
     const first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_PX) - ROW_SLACK);
     const end = Math.min(rows.length, first + Math.ceil((this.scroller.clientHeight || 600) / ROW_PX) + 2 * ROW_SLACK);
     for (const item of this.items) item.tr = null;

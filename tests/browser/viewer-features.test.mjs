@@ -497,12 +497,25 @@ test("a run log of real Claude stream-json, split mid-line, parses with the real
   await clean(page, problems);
 });
 
-test("follow a file: the lines a growing file gains are shown as they come, on the same stateful parser", async () => {
+// The File System Access API's picker cannot be driven headless: it is stood in for by a real
+// FileSystemFileHandle of the origin's private file system, which the test grows. A real disk
+// file's snapshot stops reading once the file changes (Chromium's NotReadableError); the
+// handle given here can be told to answer that way once (window.__notReadable).
+async function followPage() {
   const { page, problems } = await openPage();
-  // The File System Access API's picker cannot be driven headless: it is stood in for by a
-  // real FileSystemFileHandle of the origin's private file system, which the test grows.
   await page.addInitScript(() => {
-    window.showOpenFilePicker = async () => [await (await navigator.storage.getDirectory()).getFileHandle("grow.jsonl", { create: true })];
+    window.showOpenFilePicker = async () => {
+      const real = await (await navigator.storage.getDirectory()).getFileHandle("grow.jsonl", { create: true });
+      return [{
+        getFile: async () => {
+          const f = await real.getFile();
+          if (!window.__notReadable) return f;
+          window.__notReadable = false;
+          const gone = async () => { throw new DOMException("the file changed", "NotReadableError"); };
+          return { name: f.name, size: f.size, slice: () => ({ arrayBuffer: gone }) };
+        },
+      }];
+    };
   });
   await page.goto(`${serverUrl()}/www/`);
   await page.waitForFunction(() => document.body.dataset.parser === "ready");
@@ -513,8 +526,15 @@ test("follow a file: the lines a growing file gains are shown as they come, on t
     await w.write(text);
     await w.close();
   }, [text, keep]);
-  const entries = async () => Number((await page.$eval("#sum-counts", (e) => e.textContent)).match(/([\d,]+) entries/)[1].replace(/,/g, ""));
-  // A real Claude Code session file: the `ls` call on line 5, its result on line 6, the answer on 7.
+  return { page, problems, write };
+}
+
+const listText = (page) => page.$eval("#list", (e) => e.textContent);
+
+test("follow a file: the lines a growing file gains are shown as they come, on the same stateful parser", async () => {
+  const { page, problems, write } = await followPage();
+  // A real Claude Code session file: the `LS` call on line 5, its result on line 6, the answer
+  // ("…readme.md") on line 7.
   const lines = readFileSync(join(root, "tests", "fixtures", "claude", "session-happy-1-continue-run-ls-tool.jsonl"), "utf8").split("\n").filter(Boolean);
   await write(lines.slice(0, 5).join("\n") + "\n" + lines[5].slice(0, 300), false); // the result line begun
   assert.equal(await page.$eval("#follow-file", (b) => b.hidden), false);
@@ -522,22 +542,45 @@ test("follow a file: the lines a growing file gains are shown as they come, on t
   await waitState(page, "done");
   await page.waitForFunction(() => document.body.dataset.tail === "on");
   assert.equal((await kindCounts(page)).tool, 1);
-  const before = await entries();
-  assert.doesNotMatch(await page.$eval("#list", (e) => e.textContent), /tool_result|"type":"user"/, "the begun line waits for its newline");
+  assert.doesNotMatch(await listText(page), /readme\.md/);
+  // One look finds the file changed under its snapshot: tried again at the next one.
+  await page.evaluate(() => { window.__notReadable = true; });
   // The file grows: the rest of the result line and the answer.
   await write(lines[5].slice(300) + "\n" + lines[6] + "\n", true);
   await page.waitForFunction(() => document.body.dataset.tailLines === "2", null, { timeout: 10000 });
-  await page.waitForFunction((n) => Number(document.getElementById("sum-counts").textContent.match(/([\d,]+) entries/)[1].replace(/,/g, "")) > n, before);
-  await frames(page);
-  const counts = await kindCounts(page);
-  assert.equal(counts.tool, 1, "the result joined its call's card: the parser's pairing was kept");
+  await page.waitForFunction(() => /readme\.md/.test(document.getElementById("list").textContent), null, { timeout: 10000 });
+  assert.equal((await kindCounts(page)).tool, 1, "the result joined its call's card");
   assert.match(await page.$eval("#sum-counts", (e) => e.textContent), /following: 2 lines added/);
-  assert.match(await page.$eval("#list", (e) => e.textContent), /ls/);
+  // The parser that read the call read its result: it named the result's tool (a fresh
+  // parser would not know it).
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  const entries = JSON.parse(readFileSync(await dl.path(), "utf8"));
+  const result = entries.find((e) => e.kind === "tool_result");
+  assert.equal(result?.toolName, "LS", JSON.stringify(result));
   // Truncated (a rotated log): read again from the start.
   const run = await page.evaluate(() => document.body.dataset.run);
   await write(lines[0] + "\n" + lines[1] + "\n", false);
   await page.waitForFunction((r) => document.body.dataset.run !== r, run, { timeout: 10000 });
   await waitState(page, "done");
   assert.equal((await kindCounts(page)).tool, 0);
+  await clean(page, problems);
+});
+
+test("follow a file: a last line without its newline is shown once the file stops there; if it goes on, the file is read again", async () => {
+  const { page, problems, write } = await followPage();
+  const lines = readFileSync(join(root, "tests", "fixtures", "claude", "session-happy-1-continue-run-ls-tool.jsonl"), "utf8").split("\n").filter(Boolean);
+  await write(lines.slice(0, 5).join("\n") + "\n" + lines[5] + "\n" + lines[6], false); // no final newline
+  await page.click("#follow-file");
+  await waitState(page, "done");
+  await page.waitForFunction(() => /readme\.md/.test(document.getElementById("list").textContent), null, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.tailLines), "1");
+  // The line goes on after all: read again whole, the line once.
+  const run = await page.evaluate(() => document.body.dataset.run);
+  await write("\n" + lines[2] + "\n", true);
+  await page.waitForFunction((r) => document.body.dataset.run !== r, run, { timeout: 10000 });
+  await waitState(page, "done");
+  await page.waitForFunction(() => /readme\.md/.test(document.getElementById("list").textContent), null, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.tailLines), "0");
+  assert.equal((await listText(page)).match(/readme\.md/g).length, 1);
   await clean(page, problems);
 });

@@ -94,6 +94,13 @@ test("a served log is read by byte range (the page follows a growing log by its 
     assert.equal(r.status, 416);
     assert.equal(r.headers.get("content-range"), "bytes */11");
     await r.arrayBuffer();
+    r = await at("bytes=5-3"); // reversed
+    assert.equal(r.status, 416);
+    await r.arrayBuffer();
+    r = await at("bytes=2-5", "HEAD"); // a range's headers, no body
+    assert.equal(r.status, 206);
+    assert.equal(r.headers.get("content-length"), "4");
+    assert.equal(await r.text(), "");
     r = await at("bytes=0-1,4-5"); // several ranges: the whole file
     assert.equal(r.status, 200);
     assert.equal(await r.text(), "0123456789\n");
@@ -103,6 +110,11 @@ test("a served log is read by byte range (the page follows a growing log by its 
     assert.equal(r.headers.get("accept-ranges"), "bytes");
     r = await at("bytes=11-15");
     assert.equal(await r.text(), "more\n");
+    writeFileSync(log, ""); // emptied: any range is past its end
+    r = await at("bytes=0-");
+    assert.equal(r.status, 416);
+    assert.equal(r.headers.get("content-range"), "bytes */0");
+    await r.arrayBuffer();
   } finally {
     await s.close();
     rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,7 @@ function buildTrapPackage() {
 
 const json = (v) => JSON.stringify(v);
 // What a trapped line gives: one notice with its length and first 200 characters.
-const NOTICE = (line) => [{ kind: "system", ts: TS, text: `[agentlines] this line could not be read (${line.length} characters): ${line.slice(0, 200)}` }];
+const NOTICE = (line) => [{ kind: "system", ts: TS, text: `[agentlines] could not read this text (${line.length} characters): ${line.slice(0, 200)}` }];
 
 test("a trap in the wasm: the line comes back as a notice with its start, the next lines parse normally", { timeout: 900_000 }, () => {
   const out = buildTrapPackage();
