@@ -495,10 +495,16 @@ function startRun(input, label, opts = {}) {
         // Lines a followed file gained: the totals again.
         updateUsage(true);
       }
-      // A followed file that could not be read (written while it was): started again.
-      if (msg.failed && run.tail && tail && tail.retries < TAIL_RETRIES) {
+      // A followed file that could not be read (written while it was): started again, and
+      // after TAIL_RETRIES such starts no longer followed.
+      if (msg.failed && run.tail && tail) {
         const me = tail;
-        setTimeout(() => { if (tail === me) startTail(me.handle, me.scroll, { retries: me.retries + 1 }); }, TAIL_MS);
+        if (me.retries < TAIL_RETRIES) {
+          setTimeout(() => { if (tail === me) startTail(me.handle, me.scroll, { retries: me.retries + 1 }); }, TAIL_MS);
+        } else {
+          stopTail();
+          $("source").textContent = `${visibleControls(me.name)} — stopped following: it could not be read`;
+        }
       }
       if (target || (location.hash.startsWith("#L") && targetRow < 0 && msg.done)) goToTarget();
       scheduleUi();
@@ -597,14 +603,16 @@ async function followFile() {
   } catch (e) {
     return; // the picker was closed
   }
+  // The file followed so far is let go now: its looks cannot start it again meanwhile.
+  stopTail();
   await startTail(handle);
 }
 
 /** Starts following `handle`'s file. `scroll`: keep the list at the end (a file the reader
  * chose to follow), else where it is (a log `agentlines view` opened, read from its top).
- * `opts.whole`: parse it to its end, a last line without its newline too (a run log, or a
- * line that stayed unfinished); `opts.retries`: failed starts so far. A newer start, or any
- * other input opened meanwhile, wins. */
+ * `opts.whole`: parse it to its end, a last line without its newline too (a run log read
+ * again, a file whose only line stayed unfinished); `opts.retries`: failed starts so far. A newer start, or any other input opened
+ * meanwhile, wins. */
 async function startTail(handle, scroll = true, opts = {}) {
   const gen = ++tailGen;
   const retries = opts.retries || 0;
@@ -633,7 +641,12 @@ async function startTail(handle, scroll = true, opts = {}) {
   // starts otherwise); partial: a last line was handed over before its newline came.
   const me = {
     handle, name: file.name, scroll, offset: end, seen: file.size, head, carry: "", decoder: new TextDecoder(),
-    timer: 0, busy: false, added: 0, failures: 0, retries, partial: false, since: performance.now(),
+    // A whole read may have ended inside a line: its growth starts it again.
+    timer: 0, busy: false, added: 0, failures: 0, retries, partial: !!opts.whole, since: performance.now(),
+    // Nothing complete was read at the start (an empty file, a first line unfinished): the
+    // first newline starts it again, so that the parser's path (a run log?) and the head
+    // are chosen from real lines.
+    fresh: end === 0,
   };
   me.timer = setInterval(() => pollTail(me), TAIL_MS);
   tail = me;
@@ -695,9 +708,12 @@ async function pollTail(me) {
       const to = Math.min(file.size, me.offset + TAIL_READ_MAX);
       const buf = await file.slice(me.offset, to).arrayBuffer();
       if (tail !== me) return;
+      // Fewer bytes than asked: the file was cut and written again in between.
+      if (buf.byteLength !== to - me.offset) return await startTail(me.handle, list.follow);
       me.offset = to;
       const text = me.carry + me.decoder.decode(buf, { stream: true });
       const nl = text.lastIndexOf("\n");
+      if (nl >= 0 && me.fresh) return await startTail(me.handle, list.follow);
       // A begun line waits for its newline (kept up to the parser's line cap).
       me.carry = (nl < 0 ? text : text.slice(nl + 1)).slice(0, TAIL_LINE_MAX);
       if (nl >= 0) tailLines(me, text.slice(0, nl));
@@ -705,6 +721,8 @@ async function pollTail(me) {
     // A last line the file has not added to since the last look is shown as it is (a log
     // that ends without a newline); should it go on, the file is read again.
     if (!grew && me.carry !== "" && me.offset === file.size) {
+      // (nothing parsed yet: read whole, so that its path is chosen from it)
+      if (me.fresh) return await startTail(me.handle, list.follow, { whole: true });
       const text = me.carry + me.decoder.decode();
       me.carry = "";
       me.partial = true;

@@ -584,3 +584,21 @@ test("follow a file: a last line without its newline is shown once the file stop
   assert.equal((await listText(page)).match(/readme\.md/g).length, 1);
   await clean(page, problems);
 });
+
+test("follow a file from empty: a Paperclip run log written after it opened is read as one", async () => {
+  const { page, problems, write } = await followPage();
+  await write("", false);
+  await page.click("#follow-file");
+  await waitState(page, "done");
+  await page.waitForFunction(() => document.body.dataset.tail === "on");
+  // The run's first rows arrive: stored-run-log rows around a real Claude session's lines.
+  const lines = readFileSync(join(root, "tests", "fixtures", "claude", "session-happy-1-continue-run-ls-tool.jsonl"), "utf8").split("\n").filter(Boolean);
+  const rows = lines.map((l, i) => JSON.stringify({ ts: at(i * 1000), stream: "stdout", chunk: l + "\n", seq: i + 1 }));
+  const run = await page.evaluate(() => document.body.dataset.run);
+  await write(rows.join("\n") + "\n", true);
+  await page.waitForFunction((r) => document.body.dataset.run !== r, run, { timeout: 10000 });
+  await waitState(page, "done");
+  await page.waitForFunction(() => /Paperclip run log/.test(document.getElementById("sum-counts").textContent), null, { timeout: 10000 });
+  assert.equal((await kindCounts(page)).tool, 1);
+  await clean(page, problems);
+});
