@@ -611,8 +611,8 @@ async function followFile() {
 /** Starts following `handle`'s file. `scroll`: keep the list at the end (a file the reader
  * chose to follow), else where it is (a log `agentlines view` opened, read from its top).
  * `opts.whole`: parse it to its end, a last line without its newline too (a run log read
- * again, a file whose only line stayed unfinished); `opts.retries`: failed starts so far. A newer start, or any other input opened
- * meanwhile, wins. */
+ * again, a file whose only line stayed unfinished); `opts.retries`: failed starts so far.
+ * A newer start, or any other input opened meanwhile, wins. */
 async function startTail(handle, scroll = true, opts = {}) {
   const gen = ++tailGen;
   const retries = opts.retries || 0;
