@@ -10,7 +10,7 @@
 import { ParserHost, parserPath } from "./worker-client.js";
 import { Transcript, KINDS, filterRows, filterRowsSliced, passes, placement, groupOf, fmtInt, fmtCost, str } from "./model.js";
 import { RunCharts } from "./charts.js";
-import { Sessions, RemoteLog } from "./sessions.js";
+import { Sessions, RemoteLog, rangeBlob } from "./sessions.js";
 import { renderRow, estimateHeight, highlight, fmtDuration, oneLine } from "./render.js";
 import { VirtualList } from "./vlist.js";
 import { toMarkdownBlob, toJsonBlob } from "./export.js";
@@ -571,13 +571,7 @@ class ServedFile {
       name: this.name,
       size,
       slice(a, b) {
-        const get = async () => {
-          if (b <= a) return new Blob([]);
-          const res = await fetch(url, { cache: "no-store", headers: { range: `bytes=${a}-${b - 1}` } });
-          if (res.status !== 206 && res.status !== 200) throw new Error(`HTTP ${res.status}`);
-          const blob = await res.blob();
-          return res.status === 206 ? blob : blob.slice(a, b); // a server that ignores ranges
-        };
+        const get = () => rangeBlob(url, a, b);
         return { arrayBuffer: async () => (await get()).arrayBuffer(), blob: get };
       },
     };

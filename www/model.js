@@ -286,6 +286,12 @@ export class Transcript {
     if (this.batches[id] !== this.batch) changed.add(id);
   }
 
+  /** One more in filter group `g`'s chip. */
+  countGroup(g) {
+    const name = KINDS[g];
+    this.groupCounts[name] = (this.groupCounts[name] || 0) + 1;
+  }
+
   newRow(type, data, line, flags) {
     if (this.count === this.cap) this.alloc(Math.max(1024, this.cap * 2));
     const id = this.count++;
@@ -296,8 +302,7 @@ export class Transcript {
     this.lines[id] = line;
     this.batches[id] = this.batch;
     this.data.push(data);
-    const name = KINDS[g];
-    this.groupCounts[name] = (this.groupCounts[name] || 0) + 1;
+    this.countGroup(g);
     const first = type === T_TOOL ? data.call || data.result : type === T_ENTRY ? data : data[0];
     const pid = str(first?.parentToolUseId);
     const parent = pid ? this.cards.get(pid) : undefined;
@@ -402,8 +407,7 @@ export class Transcript {
     if (prev >= 0 && prev === this.count - 1 && this.typeCode[prev] === T_NOTES && this.data[prev].length < NOTE_GROUP &&
         str(first.parentToolUseId) === str(e.parentToolUseId) && isCall(first) === isCall(e)) {
       this.data[prev].push(e);
-      const name = KINDS[this.groupCode[prev]];
-      this.groupCounts[name] = (this.groupCounts[name] || 0) + 1;
+      this.countGroup(this.groupCode[prev]);
       this.touch(prev, changed);
       return prev;
     }

@@ -432,10 +432,9 @@ function notes(row, ctx) {
   const d = el("details", "row notes");
   d.open = row.open;
   const s = el("summary");
-  const calls = list.filter((e) => str(e.kind) === "result").length;
-  const n = list.length - calls;
-  const what = [n ? `${fmtInt(n)} system notice${n === 1 ? "" : "s"}` : "", calls ? `${fmtInt(calls)} model call${calls === 1 ? "" : "s"}` : ""].filter(Boolean).join(" · ");
-  s.append(el("span", "kind", n ? "system" : "usage"), el("span", "count", what));
+  // A row holds one sort only (model.js), so its first entry says which.
+  const calls = str(list[0].kind) === "result";
+  s.append(el("span", "kind", calls ? "usage" : "system"), el("span", "count", `${fmtInt(list.length)} ${calls ? "model calls" : "system notices"}`));
   s.append(el("span", "preview", oneLine(noteText(list[0]), 120)));
   const ln = lineLink(row);
   if (ln) s.append(ln);

@@ -25,6 +25,7 @@ const SEARCH_BYTES = 64 * 1024 * 1024;
 const MAX_FILES = 5000;
 const ROW_PX = 22;
 const ROW_SLACK = 20;
+const FILTERS = ["#sessions-runtime", "#sessions-model", "#sessions-from", "#sessions-to", "#sessions-cost"];
 
 /** A log the server lists (`npx agentlines view <folder>`, `/folder/index.json`), read when it
  * is scanned, searched or opened. */
@@ -40,12 +41,20 @@ export class RemoteLog {
   }
 
   /** Its bytes, or its first `limit` (a range request: a search reads no more). */
-  async blob(limit = 0) {
-    const r = await fetch(this.url, { cache: "no-store", headers: limit > 0 ? { range: `bytes=0-${limit - 1}` } : {} });
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    const b = await r.blob();
-    return limit > 0 ? b.slice(0, limit) : b;
+  blob(limit = 0) {
+    return rangeBlob(this.url, 0, limit > 0 ? limit : Infinity);
   }
+}
+
+/** Bytes [a, b) of the file the server serves at `url` (b = Infinity: to its end), by a range
+ * request (www/serve.mjs answers one); a server that sends the whole file is cut here. */
+export async function rangeBlob(url, a, b) {
+  if (b <= a) return new Blob([]);
+  const whole = a === 0 && b === Infinity;
+  const r = await fetch(url, { cache: "no-store", headers: whole ? {} : { range: `bytes=${a}-${b === Infinity ? "" : b - 1}` } });
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  const blob = await r.blob();
+  return r.status === 206 || whole ? blob : blob.slice(a, b);
 }
 
 /** A File as it is, a RemoteLog fetched (its first `limit` bytes when given). */
@@ -75,17 +84,14 @@ export class Sessions {
     this.scroller = root.querySelector(".sessions-scroll");
     this.frame = 0;
     this.scroller.addEventListener("scroll", () => this.redraw());
-    this.filter = { runtime: "", model: "", from: "", to: "", cost: 0 };
     this.seen = { runtime: new Set(), model: new Set() };
-    const read = () => {
-      const v = (id) => root.querySelector(id).value;
-      const cost = Number(v("#sessions-cost"));
-      this.filter = { runtime: v("#sessions-runtime"), model: v("#sessions-model"), from: v("#sessions-from"), to: v("#sessions-to"), cost: Number.isFinite(cost) && cost > 0 ? cost : 0 };
-      this.scroller.scrollTop = 0;
-      this.render();
-    };
-    for (const id of ["#sessions-runtime", "#sessions-model", "#sessions-from", "#sessions-to", "#sessions-cost"]) {
-      root.querySelector(id).addEventListener(id === "#sessions-cost" ? "input" : "change", read);
+    this.readFilters();
+    for (const id of FILTERS) {
+      root.querySelector(id).addEventListener(id === "#sessions-cost" ? "input" : "change", () => {
+        this.readFilters();
+        this.scroller.scrollTop = 0;
+        this.render();
+      });
     }
     let timer = 0;
     root.querySelector("#sessions-search").addEventListener("input", (ev) => {
@@ -110,12 +116,12 @@ export class Sessions {
     title.textContent = `${fmtInt(this.items.length)} logs${folder ? " in " + oneLine(folder, 80) : ""}${dropped ? ` (the newest ${fmtInt(MAX_FILES)}; ${fmtInt(dropped)} more not listed)` : ""}`;
     this.root.querySelector("#sessions-search").value = "";
     this.query = "";
-    for (const id of ["#sessions-from", "#sessions-to", "#sessions-cost"]) this.root.querySelector(id).value = "";
     for (const k of ["runtime", "model"]) {
       this.seen[k].clear();
       this.root.querySelector(`#sessions-${k}`).replaceChildren(this.root.querySelector(`#sessions-${k}`).options[0]);
     }
-    this.filter = { runtime: "", model: "", from: "", to: "", cost: 0 };
+    for (const id of FILTERS) this.root.querySelector(id).value = "";
+    this.readFilters();
     this.scroller.scrollTop = 0;
     this.render();
     document.body.dataset.sessions = "scanning";
@@ -257,6 +263,13 @@ export class Sessions {
       if (at >= 0) this.scroller.scrollTop = Math.max(0, (at - 1) * ROW_PX);
     }
     this.redraw();
+  }
+
+  /** The filters as their inputs say. */
+  readFilters() {
+    const v = (id) => this.root.querySelector(id).value;
+    const cost = Number(v("#sessions-cost"));
+    this.filter = { runtime: v("#sessions-runtime"), model: v("#sessions-model"), from: v("#sessions-from"), to: v("#sessions-to"), cost: Number.isFinite(cost) && cost > 0 ? cost : 0 };
   }
 
   /** Adds the values a log showed to a filter's choices (in name order, the choice kept). */
